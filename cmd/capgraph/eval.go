@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/capgraph/capgraph/extract"
+	"github.com/capgraph/capgraph/extract/eval"
+)
+
+type evalOptions struct {
+	Gold    string
+	Pred    string
+	Output  string
+	Diff    bool
+	Workers int
+}
+
+func newEvalCmd(a *app, runF func(context.Context, *evalOptions) error) *cobra.Command {
+	opts := &evalOptions{}
+	cmd := &cobra.Command{
+		Use:   "eval --gold <file> [<predictions>]",
+		Short: "Score extractions against hand-annotated captions",
+		Long: `Eval compares predicted entities and relations with a gold JSON Lines file
+({"id","text","entities":[{"text","type"}],"relations":[{"subj","rel","obj"}]})
+and prints precision, recall and F1, overall and per type.
+
+Predictions are the output of 'capgraph extract'. Without a predictions file,
+eval extracts the gold captions itself. Matching follows the scoring rules of
+the annotation guidelines: entities on (type, normalised text) per caption,
+relations on (rel, subj, obj), the subject of member_of ignored.`,
+		Example: `  $ capgraph eval --gold gold.jsonl
+  $ capgraph extract gold.jsonl > pred.jsonl && capgraph eval --gold gold.jsonl pred.jsonl
+  $ capgraph eval --gold gold.jsonl --diff | less`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				opts.Pred = args[0]
+			}
+			if opts.Gold == "" {
+				return &usageError{fmt.Errorf("--gold is required")}
+			}
+			switch opts.Output {
+			case "table", "json":
+			default:
+				return &usageError{fmt.Errorf("--output: %q is not one of table, json", opts.Output)}
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return a.runEval(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Gold, "gold", "", "gold annotations, JSON Lines `file`")
+	cmd.Flags().StringVarP(&opts.Output, "output", "o", "table", "output `format`: table or json")
+	cmd.Flags().BoolVar(&opts.Diff, "diff", false, "also list, per caption, what was missed and what was spurious")
+	cmd.Flags().IntVarP(&opts.Workers, "workers", "w", 0, "extraction `goroutines` (default GOMAXPROCS)")
+	return cmd
+}
+
+func readDocs(name string) ([]eval.Doc, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return eval.ReadDocs(f, name)
+}
+
+func (a *app) runEval(ctx context.Context, opts *evalOptions) error {
+	gold, err := readDocs(opts.Gold)
+	if err != nil {
+		return err
+	}
+	var pred []eval.Doc
+	if opts.Pred != "" {
+		if pred, err = readDocs(opts.Pred); err != nil {
+			return err
+		}
+	} else {
+		x, err := extract.New()
+		if err != nil {
+			return err
+		}
+		captions := func(yield func(extract.Caption, error) bool) {
+			for _, g := range gold {
+				if !yield(extract.Caption{ID: g.ID, Text: g.Text}, nil) {
+					return
+				}
+			}
+		}
+		workers := opts.Workers
+		if workers == 0 {
+			workers = a.cfg.EffectiveWorkers()
+		}
+		for ex, err := range x.ExtractAll(ctx, captions, workers) {
+			if err != nil {
+				return err
+			}
+			pred = append(pred, eval.FromExtraction(ex))
+		}
+	}
+	report := eval.Score(gold, pred)
+	if opts.Output == "json" {
+		out := struct {
+			eval.Report
+			Diff []eval.Mismatch `json:"diff,omitempty"`
+		}{Report: report}
+		if opts.Diff {
+			out.Diff = eval.Diff(gold, pred)
+		}
+		enc := json.NewEncoder(a.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	if err := report.WriteTable(a.stdout); err != nil {
+		return err
+	}
+	if opts.Diff {
+		fmt.Fprintln(a.stdout)
+		return eval.WriteDiff(a.stdout, eval.Diff(gold, pred))
+	}
+	return nil
+}

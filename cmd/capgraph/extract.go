@@ -1,0 +1,170 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/capgraph/capgraph/extract"
+)
+
+// inputOptions are the flags every command that reads captions shares.
+type inputOptions struct {
+	Files      []string
+	Format     string
+	IDColumn   string
+	TextColumn string
+	KeepGoing  bool
+}
+
+func (o *inputOptions) addFlags(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&o.Format, "input-format", "", "input `format`: text, jsonl or csv (default: by file extension, text for stdin)")
+	f.StringVar(&o.IDColumn, "id-column", "id", "CSV `column` holding the caption id")
+	f.StringVar(&o.TextColumn, "text-column", "text", "CSV `column` holding the caption text")
+	f.BoolVarP(&o.KeepGoing, "keep-going", "k", false, "skip bad input records, count them, and exit with status 3")
+}
+
+func (o *inputOptions) validate() error {
+	switch extract.Format(o.Format) {
+	case extract.FormatAuto, extract.FormatText, extract.FormatJSONL, extract.FormatCSV:
+		return nil
+	}
+	return &usageError{fmt.Errorf("--input-format: %q is not one of text, jsonl, csv", o.Format)}
+}
+
+// captions returns the captions of every input file in turn ("-" or no
+// file at all means standard input). Open errors are yielded and end the
+// sequence.
+func (a *app) captions(o *inputOptions) iter.Seq2[extract.Caption, error] {
+	files := o.Files
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	return func(yield func(extract.Caption, error) bool) {
+		for _, name := range files {
+			var r io.Reader = a.stdin
+			if name != "-" {
+				f, err := os.Open(name)
+				if err != nil {
+					yield(extract.Caption{}, err)
+					return
+				}
+				defer f.Close()
+				r = f
+			}
+			format := extract.Format(o.Format)
+			if format == extract.FormatAuto && name == "-" {
+				format = extract.FormatText
+			}
+			rd := extract.NewReader(r, extract.ReaderOptions{Name: name, Format: format, IDColumn: o.IDColumn, TextColumn: o.TextColumn})
+			for c, err := range rd.All() {
+				if !yield(c, err) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// skipBad drops parse errors from a sequence when keepGoing is set, logging
+// each and counting them in *skipped; other errors pass through.
+func (a *app) skipBad(seq iter.Seq2[extract.Caption, error], keepGoing bool, skipped *int) iter.Seq2[extract.Caption, error] {
+	return func(yield func(extract.Caption, error) bool) {
+		for c, err := range seq {
+			if err != nil {
+				if _, ok := errors.AsType[*extract.ParseError](err); ok && keepGoing {
+					*skipped++
+					fmt.Fprintf(a.stderr, "capgraph: skipped %v\n", err)
+					continue
+				}
+			}
+			if !yield(c, err) {
+				return
+			}
+		}
+	}
+}
+
+type extractOptions struct {
+	inputOptions
+	Workers int
+	Pretty  bool
+}
+
+func newExtractCmd(a *app, runF func(context.Context, *extractOptions) error) *cobra.Command {
+	opts := &extractOptions{}
+	cmd := &cobra.Command{
+		Use:   "extract [flags] [<file> ...]",
+		Short: "Extract entities and relations from captions as JSON Lines",
+		Long: `Extract reads captions and writes one JSON object per caption on stdout, in
+input order: the caption id and text, its entities (type, text, code-point
+offsets, canonical id, confidence and type-specific fields) and relations.
+
+Input is plain text (one caption per line), JSON Lines ({"id","text",...};
+other fields are kept as "meta") or CSV with a header row, chosen by file
+extension or --input-format. With no file, or "-", captions are read from
+stdin as plain text.`,
+		Example: `  $ capgraph extract examples/captions.jsonl
+  $ echo 'A man walks in Aleppo, Syria, May 3, 2016. REUTERS/Jane Doe' | capgraph extract
+  $ capgraph extract --input-format csv --text-column caption archive.csv`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Files = args
+			if err := opts.validate(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return a.runExtract(cmd.Context(), opts)
+		},
+	}
+	opts.addFlags(cmd)
+	cmd.Flags().IntVarP(&opts.Workers, "workers", "w", 0, "extraction `goroutines` (default GOMAXPROCS)")
+	cmd.Flags().BoolVar(&opts.Pretty, "pretty", false, "indent the JSON output (one caption is then several lines)")
+	return cmd
+}
+
+func (a *app) runExtract(ctx context.Context, opts *extractOptions) error {
+	x, err := extract.New()
+	if err != nil {
+		return err
+	}
+	workers := opts.Workers
+	if workers == 0 {
+		workers = a.cfg.EffectiveWorkers()
+	}
+	out := bufio.NewWriterSize(a.stdout, 256<<10)
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	if opts.Pretty {
+		enc.SetIndent("", "  ")
+	}
+	skipped, n := 0, 0
+	captions := a.skipBad(a.captions(&opts.inputOptions), opts.KeepGoing, &skipped)
+	for ex, err := range x.ExtractAll(ctx, captions, workers) {
+		if err != nil {
+			out.Flush()
+			return err
+		}
+		if err := enc.Encode(ex); err != nil {
+			return err
+		}
+		n++
+	}
+	if err := out.Flush(); err != nil {
+		return err
+	}
+	a.log.Info("extracted", "captions", n, "skipped", skipped)
+	if skipped > 0 {
+		return &partialError{fmt.Sprintf("extracted %d captions, skipped %d bad records", n, skipped)}
+	}
+	return nil
+}

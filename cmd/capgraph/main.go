@@ -1,0 +1,72 @@
+// Command capgraph turns news-photo captions into a knowledge graph: it
+// extracts typed entities and relations, loads them into a Cayley graph
+// store, runs saved queries and exports RDF.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// Exit codes. They are part of the interface: never renumber them.
+const (
+	exitOK          = 0
+	exitError       = 1
+	exitUsage       = 2
+	exitPartial     = 3 // --keep-going skipped bad input
+	exitInterrupted = 130
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run executes one capgraph command line and returns its exit code.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	root := newRootCmd(a)
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, errPartial):
+		fmt.Fprintf(stderr, "capgraph: %v\n", err)
+		return exitPartial
+	case ctx.Err() != nil && errors.Is(err, context.Canceled):
+		fmt.Fprintln(stderr, "capgraph: interrupted")
+		return exitInterrupted
+	}
+	if _, ok := errors.AsType[*usageError](err); ok {
+		fmt.Fprintf(stderr, "capgraph: %v\nRun 'capgraph --help' for usage.\n", err)
+		return exitUsage
+	}
+	fmt.Fprintf(stderr, "capgraph: %v\n", err)
+	return exitError
+}
+
+// errPartial marks a command that finished but skipped bad input.
+var errPartial = errors.New("partial")
+
+// partialError reports skipped input; it wraps errPartial.
+type partialError struct{ msg string }
+
+func (e *partialError) Error() string { return e.msg }
+func (e *partialError) Unwrap() error { return errPartial }
+
+// usageError marks a mistake in the command line itself.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+
+	"github.com/spf13/cobra"
+
+	"github.com/capgraph/capgraph/config"
+)
+
+// app is shared by all commands; the root command fills cfg and log.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	cfg            config.Config
+	log            *slog.Logger
+}
+
+const exitCodesHelp = `
+Exit status:
+  0    success
+  1    error
+  2    usage error (bad flag, argument or setting)
+  3    partial: --keep-going skipped bad input
+  130  interrupted`
+
+func newRootCmd(a *app) *cobra.Command {
+	var configFile string
+	root := &cobra.Command{
+		Use:   "capgraph <command> [flags]",
+		Short: "Turn news-photo captions into a knowledge graph",
+		Long: `capgraph extracts people, places, armed groups, dates, photographers and
+agencies from news-photo captions, loads them into a graph store with
+per-caption provenance, answers saved research queries and exports RDF.
+
+Settings come from flags, CAPGRAPH_* environment variables (CAPGRAPH_STORE,
+CAPGRAPH_WORKERS, ...) and a capgraph.yaml file, in that order of precedence.` + exitCodesHelp,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := config.Load(configFile, cmd.Flags())
+			if err != nil {
+				return &usageError{err}
+			}
+			a.cfg = cfg
+			var level slog.Level
+			if err := level.UnmarshalText([]byte(cfg.LogLevel)); err != nil {
+				return &usageError{err}
+			}
+			a.log = slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))
+			return nil
+		},
+	}
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return &usageError{err}
+	})
+	pf := root.PersistentFlags()
+	pf.StringVar(&configFile, "config", "", "read settings from `file` (default ./capgraph.yaml if present)")
+	pf.String("log-level", "warn", "log `level`: debug, info, warn or error")
+	pf.BoolP("quiet", "q", false, "no progress or summary on stderr")
+
+	root.AddCommand(
+		newExtractCmd(a, nil),
+		newEvalCmd(a, nil),
+	)
+	for _, c := range root.Commands() {
+		c.SetFlagErrorFunc(root.FlagErrorFunc())
+	}
+	root.Args = func(cmd *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			return &usageError{fmt.Errorf("unknown command %q", args[0])}
+		}
+		return nil
+	}
+	return root
+}

@@ -1,0 +1,136 @@
+// Package config reads capgraph's settings once, from defaults, a config
+// file, CAPGRAPH_* environment variables and command-line flags, in that
+// order of precedence (flags win). It is the only package that imports
+// viper; the rest of capgraph receives plain values.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+)
+
+// Config holds every setting. The zero value is not useful: use [Load] or
+// [Default].
+type Config struct {
+	// Store names the graph store: a directory path for the embedded bbolt
+	// store, or a postgres:// or postgresql:// URL for Cayley's SQL backend.
+	Store string `mapstructure:"store"`
+	// Workers is the number of extraction goroutines; 0 means GOMAXPROCS.
+	Workers int `mapstructure:"workers"`
+	// BatchSize is the number of quads written per store transaction.
+	BatchSize int `mapstructure:"batch_size"`
+	// QueriesDir is a directory of user saved queries that add to and
+	// override the built-in ones; "" means built-ins only.
+	QueriesDir string `mapstructure:"queries_dir"`
+	// LogLevel is one of debug, info, warn, error.
+	LogLevel string `mapstructure:"log_level"`
+	// Quiet turns off progress bars and summaries on stderr.
+	Quiet bool `mapstructure:"quiet"`
+	// File is the config file that was read, "" when none.
+	File string `mapstructure:"-"`
+}
+
+// Default returns the settings used when nothing else is given.
+func Default() Config {
+	return Config{
+		Store:     "capgraph.db",
+		Workers:   0,
+		BatchSize: 20000,
+		LogLevel:  "warn",
+	}
+}
+
+// EnvPrefix is the prefix of environment variables that set options:
+// CAPGRAPH_STORE, CAPGRAPH_WORKERS, CAPGRAPH_BATCH_SIZE, ...
+const EnvPrefix = "CAPGRAPH"
+
+// Load layers defaults, the config file, the environment and the flags in
+// flags that have a setting of the same name (dashes for underscores:
+// --batch-size sets batch_size). file is an explicit config file; when it is
+// "", capgraph.{yaml,toml,json} is looked for in the current directory and
+// in $XDG_CONFIG_HOME/capgraph (~/.config/capgraph), and a missing one is
+// not an error. Every invalid setting is reported at once.
+func Load(file string, flags *pflag.FlagSet) (Config, error) {
+	v := viper.New()
+	def := Default()
+	v.SetDefault("store", def.Store)
+	v.SetDefault("workers", def.Workers)
+	v.SetDefault("batch_size", def.BatchSize)
+	v.SetDefault("queries_dir", def.QueriesDir)
+	v.SetDefault("log_level", def.LogLevel)
+	v.SetDefault("quiet", def.Quiet)
+
+	v.SetEnvPrefix(EnvPrefix)
+	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_"))
+	v.AutomaticEnv()
+
+	if file != "" {
+		v.SetConfigFile(file)
+	} else {
+		v.SetConfigName("capgraph")
+		v.AddConfigPath(".")
+		v.AddConfigPath("$XDG_CONFIG_HOME/capgraph")
+		v.AddConfigPath("$HOME/.config/capgraph")
+	}
+	if err := v.ReadInConfig(); err != nil {
+		if _, notFound := errors.AsType[viper.ConfigFileNotFoundError](err); !notFound || file != "" {
+			return Config{}, fmt.Errorf("config: %w", err)
+		}
+	}
+
+	if flags != nil {
+		var bindErr error
+		flags.VisitAll(func(f *pflag.Flag) {
+			key := strings.ReplaceAll(f.Name, "-", "_")
+			if slices.Contains(settings, key) {
+				bindErr = errors.Join(bindErr, v.BindPFlag(key, f))
+			}
+		})
+		if bindErr != nil {
+			return Config{}, fmt.Errorf("config: %w", bindErr)
+		}
+	}
+
+	var c Config
+	if err := v.Unmarshal(&c); err != nil {
+		return Config{}, fmt.Errorf("config: %w", err)
+	}
+	c.File = v.ConfigFileUsed()
+	return c, c.Validate()
+}
+
+var settings = []string{"store", "workers", "batch_size", "queries_dir", "log_level", "quiet"}
+
+// Validate reports every invalid setting, joined.
+func (c Config) Validate() error {
+	var errs []error
+	if c.Store == "" {
+		errs = append(errs, errors.New("config: store: must not be empty"))
+	}
+	if c.Workers < 0 {
+		errs = append(errs, fmt.Errorf("config: workers: %d is negative", c.Workers))
+	}
+	if c.BatchSize < 1 {
+		errs = append(errs, fmt.Errorf("config: batch_size: %d must be at least 1", c.BatchSize))
+	}
+	switch c.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		errs = append(errs, fmt.Errorf("config: log_level: %q is not one of debug, info, warn, error", c.LogLevel))
+	}
+	return errors.Join(errs...)
+}
+
+// EffectiveWorkers returns Workers, or GOMAXPROCS when it is 0.
+func (c Config) EffectiveWorkers() int {
+	if c.Workers > 0 {
+		return c.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}

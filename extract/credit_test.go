@@ -1,0 +1,134 @@
+package extract
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// testTerms stands in for the lexicon in parser tests.
+func testTerms(name string) EntityType {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "reuters", "ap", "afp", "getty images", "getty", "epa", "epa-efe", "sana", "reuters tv", "syrian tv", "anadolu":
+		return Agency
+	case "presidential palace", "presidential press service":
+		return Organization
+	}
+	return ""
+}
+
+func TestParseCredit(t *testing.T) {
+	tests := []struct {
+		text string
+		want string // parts as "TYPE:text" joined by "|"
+	}{
+		{"A man walks in Aleppo, May 3, 2016. REUTERS/Jane Doe", "AGENCY:REUTERS|PHOTOGRAPHER:Jane Doe"},
+		{"A man walks in Aleppo. REUTERS/ Jane Doe", "AGENCY:REUTERS|PHOTOGRAPHER:Jane Doe"},
+		{"A man walks in Aleppo. (Photo by Jane Doe/Reuters)", "PHOTOGRAPHER:Jane Doe|AGENCY:Reuters"},
+		{"A man walks in Aleppo. (Photo by Jane Doe/AP Photo)", "PHOTOGRAPHER:Jane Doe|AGENCY:AP"},
+		{"A man walks in Aleppo. (AP Photo/Jane Doe, file)", "AGENCY:AP|PHOTOGRAPHER:Jane Doe"},
+		{"A man walks in Aleppo, on March 27, 2016 (AFP Photo/)", "AGENCY:AFP"},
+		{"Smoke rises over the city. / AFP / JANE DOE", "AGENCY:AFP|PHOTOGRAPHER:JANE DOE"},
+		{"Smoke rises over the city. AFP PHOTO / JANE DOE", "AGENCY:AFP|PHOTOGRAPHER:JANE DOE"},
+		{"Soldiers patrol a street in Homs.\nJane Doe/AFP/Getty Images", "PHOTOGRAPHER:Jane Doe|AGENCY:AFP|AGENCY:Getty Images"},
+		{"A boy in Aleppo. (Jane al-Doe / AFP/ Getty Images)", "PHOTOGRAPHER:Jane al-Doe|AGENCY:AFP|AGENCY:Getty Images"},
+		{"A boy in Idlib\n\nPhotograph: Jane Doe/AFP/Getty", "PHOTOGRAPHER:Jane Doe|AGENCY:AFP|AGENCY:Getty"},
+		{"A port in Beirut.\n\nVIA EPA-EFE/JANE DOE", "AGENCY:EPA-EFE|PHOTOGRAPHER:JANE DOE"},
+		{"A view of the port. EPA/JANE DOE", "AGENCY:EPA|PHOTOGRAPHER:JANE DOE"},
+		{"Supporters wave flags. Jane Doe/Presidential Palace/Handout via REUTERS", "PHOTOGRAPHER:Jane Doe|ORGANIZATION:Presidential Palace|AGENCY:REUTERS"},
+		{"A man throws a rock. REUTERS/Social Media Website via Reuters TV", "AGENCY:REUTERS|AGENCY:Reuters TV"},
+		{"A man throws a rock. REUTERS/Stringer", "AGENCY:REUTERS"},
+		{"A rebel sniper aims in Aleppo, Syria.Jane Doe", "PHOTOGRAPHER:Jane Doe"},
+		{"A family shelters in a cave. All photos: Reuters", "AGENCY:Reuters"},
+		{"Erdogan speaks.(Presidential Press Service via AP, Pool)", "ORGANIZATION:Presidential Press Service|AGENCY:AP"},
+		{"A general view of the city, Friday, April 21, 2023.\n— Photo by Jane Doe via AP", "PHOTOGRAPHER:Jane Doe|AGENCY:AP"},
+		{"Fighters rest in Aleppo on Sept. 14, 2012. Clashes raged, monitors said.", ""},
+		{"A fighter of the Kurdish People's Protection Units (YPG)", ""},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			c := parseCredit(tt.text, testTerms)
+			var got []string
+			for _, p := range c.parts {
+				if tt.text[p.start:p.end] != p.text {
+					t.Errorf("part %q has span %d:%d = %q", p.text, p.start, p.end, tt.text[p.start:p.end])
+				}
+				if p.start < c.start {
+					t.Errorf("part %q starts before the credit at %d", p.text, c.start)
+				}
+				got = append(got, fmt.Sprintf("%s:%s", p.typ, p.text))
+			}
+			if g := strings.Join(got, "|"); g != tt.want {
+				t.Errorf("parseCredit = %q, want %q", g, tt.want)
+			}
+		})
+	}
+}
+
+func FuzzParseCredit(f *testing.F) {
+	f.Add("A man walks in Aleppo. REUTERS/Jane Doe")
+	f.Add("x.(AP Photo/Jane Doe, file)")
+	f.Add("Idlib\n\nPhotograph: A/AFP/Getty")
+	f.Add("((/)")
+	f.Fuzz(func(t *testing.T, text string) {
+		c := parseCredit(text, testTerms)
+		if c.start < 0 || c.start > len(text) {
+			t.Fatalf("credit start %d outside the text", c.start)
+		}
+		for _, p := range c.parts {
+			if p.start < c.start || p.end > len(text) || p.start >= p.end || text[p.start:p.end] != p.text {
+				t.Fatalf("part %+v does not match the text", p)
+			}
+			if p.typ != Agency && p.typ != Photographer && p.typ != Organization {
+				t.Fatalf("part %+v has type %q", p, p.typ)
+			}
+		}
+	})
+}
+
+func TestFindDates(t *testing.T) {
+	tests := []struct {
+		text string
+		want string // "text=value/precision" joined by "|"
+	}{
+		{"in Douma September 11, 2014. REUTERS", "September 11, 2014=2014-09-11/day"},
+		{"on Sept. 14, 2012 in Aleppo", "Sept. 14, 2012=2012-09-14/day"},
+		{"Monday, Feb. 28, 2011.", "Monday, Feb. 28, 2011=2011-02-28/day"},
+		{"Wednesday Jan. 3, 2018", "Wednesday Jan. 3, 2018=2018-01-03/day"},
+		{"the city of Aleppo, October, 15, 2012.", "October, 15, 2012=2012-10-15/day"},
+		{"26 November 2014 and 04 August", "26 November 2014=2014-11-26/day|04 August=--08-04/day"},
+		{"Ras al-Ain, January 2014.", "January 2014=2014-01/month"},
+		{"in Istanbul, May 19.", "May 19=--05-19/day"},
+		{"for the first time since October.", "October=--10/month"},
+		{"they may go. March on, May", ""},
+		{"on Tuesday the army moved", ""},
+		{"February 30, 2015", ""},
+		{"Dec 5 2015", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			var got []string
+			for _, m := range findDates(tt.text, tokenize(tt.text)) {
+				got = append(got, fmt.Sprintf("%s=%s/%s", tt.text[m.start:m.end], m.value, m.precision))
+			}
+			if g := strings.Join(got, "|"); g != tt.want {
+				t.Errorf("findDates = %q, want %q", g, tt.want)
+			}
+		})
+	}
+}
+
+func FuzzFindDates(f *testing.F) {
+	f.Add("Friday, April 21, 2023 and 4 May")
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, m := range findDates(text, tokenize(text)) {
+			if m.start < 0 || m.end > len(text) || m.start >= m.end {
+				t.Fatalf("bad span %+v", m)
+			}
+			if len(m.value) < 4 || (m.precision != "day" && m.precision != "month") {
+				t.Fatalf("bad value %+v", m)
+			}
+		}
+	})
+}

@@ -1,0 +1,185 @@
+package extract
+
+import (
+	"fmt"
+	"strings"
+)
+
+// A dateMatch is one calendar date found in a caption, in byte offsets.
+type dateMatch struct {
+	start, end int
+	value      string // ISO 8601, "--MM-DD" or "--MM" without a year
+	precision  string // "day" or "month"
+	hasYear    bool
+}
+
+var monthNames = map[string]int{
+	"january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4,
+	"may": 5, "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8,
+	"september": 9, "sep": 9, "sept": 9, "october": 10, "oct": 10, "november": 11, "nov": 11,
+	"december": 12, "dec": 12,
+}
+
+var fullMonth = map[string]bool{
+	"january": true, "february": true, "march": true, "april": true, "may": true, "june": true,
+	"july": true, "august": true, "september": true, "october": true, "november": true, "december": true,
+}
+
+var weekdayNames = map[string]bool{
+	"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true,
+	"saturday": true, "sunday": true,
+}
+
+// Words before a bare month name that show it is used as a date
+// ("since October", "in June"), not as a verb or a name.
+var bareMonthCue = map[string]bool{
+	"in": true, "since": true, "until": true, "till": true, "by": true, "during": true,
+	"early": true, "late": true, "mid": true, "last": true, "next": true, "this": true, "from": true,
+}
+
+var daysIn = [13]int{0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}
+
+// findDates scans toks (the caption's word tokens) for calendar dates. It
+// knows the shapes wire captions use: "September 11, 2014", "Sept. 14, 2012",
+// "Wednesday Jan. 3, 2018", "Friday, April 21, 2023", "October, 15, 2012",
+// "26 November 2014", "January 2014", "May 19" and, after a cue word, a bare
+// month ("since October").
+func findDates(text string, toks []token) []dateMatch {
+	var out []dateMatch
+	for i := 0; i < len(toks); i++ {
+		m, next, ok := dateAt(text, toks, i)
+		if ok {
+			out = append(out, m)
+			i = next - 1
+		}
+	}
+	return out
+}
+
+// dateAt tries to read a date whose first token is toks[i]. It returns the
+// match and the index of the first token after it.
+func dateAt(text string, toks []token, i int) (dateMatch, int, bool) {
+	start := toks[i].start
+	j := i
+	// An attached weekday: "Friday, April 21, 2023", "Wednesday Jan. 3, 2018".
+	if weekdayNames[toks[j].lower] && isUpperStart(toks[j].text) && j+1 < len(toks) {
+		if gap := text[toks[j].end:toks[j+1].start]; gap == " " || gap == ", " {
+			if _, ok := monthNames[toks[j+1].lower]; ok {
+				j++
+			}
+		}
+	}
+	t := toks[j]
+	if mon, ok := monthNames[t.lower]; ok && isUpperStart(t.text) {
+		end := t.end
+		abbrev := !fullMonth[t.lower]
+		if abbrev {
+			// "Sept. 14": an abbreviation counts only with its period;
+			// "Mar" or "Dec" alone are too often something else.
+			if end >= len(text) || text[end] != '.' {
+				return dateMatch{}, 0, false
+			}
+			end++
+		}
+		k := j + 1
+		// Month Day[,] [Year]; "October, 15, 2012" has a comma after the month.
+		if k < len(toks) && isDay(toks[k].text) && gapOK(text, end, toks[k].start, true) {
+			day := atoi(toks[k].text)
+			if day >= 1 && day <= daysIn[mon] {
+				dend := toks[k].end
+				next := k + 1
+				if k+1 < len(toks) && isYear(toks[k+1].text) && gapOK(text, dend, toks[k+1].start, true) {
+					y := atoi(toks[k+1].text)
+					return dateMatch{start, toks[k+1].end, fmt.Sprintf("%04d-%02d-%02d", y, mon, day), "day", true}, k + 2, true
+				}
+				return dateMatch{start, dend, fmt.Sprintf("--%02d-%02d", mon, day), "day", false}, next, true
+			}
+		}
+		// Month Year.
+		if k < len(toks) && isYear(toks[k].text) && gapOK(text, end, toks[k].start, true) {
+			y := atoi(toks[k].text)
+			return dateMatch{start, toks[k].end, fmt.Sprintf("%04d-%02d", y, mon), "month", true}, k + 1, true
+		}
+		// A bare month after a cue word.
+		if j == i && !abbrev && i > 0 && bareMonthCue[toks[i-1].lower] && text[toks[i-1].end:start] == " " {
+			return dateMatch{start, t.end, fmt.Sprintf("--%02d", mon), "month", false}, j + 1, true
+		}
+		return dateMatch{}, 0, false
+	}
+	// Day Month [Year]: "26 November 2014", "04 August".
+	if j == i && isDay(t.text) && j+1 < len(toks) && text[t.end:toks[j+1].start] == " " {
+		mt := toks[j+1]
+		mon, ok := monthNames[mt.lower]
+		if !ok || !isUpperStart(mt.text) || len(mt.lower) < 3 {
+			return dateMatch{}, 0, false
+		}
+		day := atoi(t.text)
+		if day < 1 || day > daysIn[mon] {
+			return dateMatch{}, 0, false
+		}
+		end := mt.end
+		if len(mt.lower) <= 4 && end < len(text) && text[end] == '.' {
+			end++
+		}
+		if j+2 < len(toks) && isYear(toks[j+2].text) && gapOK(text, end, toks[j+2].start, true) {
+			y := atoi(toks[j+2].text)
+			return dateMatch{start, toks[j+2].end, fmt.Sprintf("%04d-%02d-%02d", y, mon, day), "day", true}, j + 3, true
+		}
+		return dateMatch{start, mt.end, fmt.Sprintf("--%02d-%02d", mon, day), "day", false}, j + 2, true
+	}
+	return dateMatch{}, 0, false
+}
+
+// gapOK reports whether the text between two date parts is a single space,
+// optionally after a comma.
+func gapOK(text string, from, to int, comma bool) bool {
+	if from > to {
+		return false
+	}
+	g := text[from:to]
+	return g == " " || (comma && (g == ", " || g == ","))
+}
+
+func isDay(s string) bool {
+	return (len(s) == 1 || len(s) == 2) && isDigits(s)
+}
+
+func isYear(s string) bool {
+	if len(s) != 4 || !isDigits(s) {
+		return false
+	}
+	y := atoi(s)
+	return y >= 1800 && y <= 2100
+}
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func atoi(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		n = n*10 + int(s[i]-'0')
+	}
+	return n
+}
+
+// releaseCue reports whether the words before a date say it is when the
+// picture was released or uploaded rather than taken.
+func releaseCue(before string) bool {
+	b := strings.ToLower(before)
+	if len(b) > 60 {
+		b = b[len(b)-60:]
+	}
+	for _, w := range []string{"released", "uploaded", "provided", "posted", "published", "distributed", "obtained"} {
+		if strings.Contains(b, w) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,126 @@
+package eval
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/capgraph/capgraph/extract"
+)
+
+// A Doc is one caption of a gold or prediction file: the fields scoring
+// reads. Gold files and `capgraph extract` output ([extract.Extraction]) both
+// decode into it; other fields are ignored.
+type Doc struct {
+	ID        string     `json:"id"`
+	Text      string     `json:"text"`
+	Entities  []Entity   `json:"entities"`
+	Relations []Relation `json:"relations"`
+}
+
+// An Entity is an entity of a [Doc]: its text as written and its type
+// ("PLACE", "ARMED_GROUP", ...).
+type Entity struct {
+	Text string `json:"text"`
+	Type string `json:"type"`
+}
+
+// A Relation is a relation of a [Doc], with its arguments as written.
+type Relation struct {
+	Subj string `json:"subj"`
+	Rel  string `json:"rel"`
+	Obj  string `json:"obj"`
+}
+
+// FromExtraction returns the [Doc] that x would decode into, for scoring
+// extractions held in memory.
+func FromExtraction(x extract.Extraction) Doc {
+	d := Doc{ID: x.ID, Text: x.Text}
+	for _, e := range x.Entities {
+		d.Entities = append(d.Entities, Entity{Text: e.Text, Type: string(e.Type)})
+	}
+	for _, r := range x.Relations {
+		d.Relations = append(d.Relations, Relation{Subj: r.Subj, Rel: string(r.Rel), Obj: r.Obj})
+	}
+	return d
+}
+
+// Errors that [ReadDocs] wraps in a [*ParseError].
+var (
+	ErrNoID        = errors.New(`missing "id"`)
+	ErrNoText      = errors.New(`missing "text"`)
+	ErrDuplicateID = errors.New("duplicate id")
+)
+
+// A ParseError is a bad line of a JSON Lines file. Its message reads
+// "gold.jsonl:3: invalid JSON: ...", or "gold.jsonl:3: missing "id"".
+type ParseError struct {
+	Name string // file name as given to ReadDocs
+	Line int    // 1-based
+	Err  error  // ErrNoID, ErrNoText, ErrDuplicateID (wrapped) or the JSON error
+}
+
+func (e *ParseError) Error() string {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	if errors.As(e.Err, &syn) || errors.As(e.Err, &typ) {
+		return fmt.Sprintf("%s:%d: invalid JSON: %v", e.Name, e.Line, e.Err)
+	}
+	return fmt.Sprintf("%s:%d: %v", e.Name, e.Line, e.Err)
+}
+
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// ReadDocs reads JSON Lines of captions from r: one object per line, blank
+// lines skipped, a UTF-8 byte order mark allowed. name is used in error
+// messages only. A line that is not a JSON object of the right shape, lacks a
+// non-empty "id" or "text" ("null" lacks both), or repeats an earlier id
+// stops reading with a [*ParseError];
+// errors from r are returned as they are, wrapped with name.
+func ReadDocs(r io.Reader, name string) ([]Doc, error) {
+	br := bufio.NewReader(r)
+	var docs []Doc
+	first := map[string]int{} // id -> line
+	for line := 1; ; line++ {
+		b, err := br.ReadBytes('\n')
+		if err != nil && err != io.EOF {
+			return docs, fmt.Errorf("%s: %w", name, err)
+		}
+		if line == 1 {
+			b = bytes.TrimPrefix(b, []byte("\ufeff"))
+		}
+		if t := bytes.TrimSpace(b); len(t) > 0 {
+			d, perr := parseDoc(t)
+			if perr == nil {
+				if prev, dup := first[d.ID]; dup {
+					perr = fmt.Errorf("%w %q (first on line %d)", ErrDuplicateID, d.ID, prev)
+				}
+			}
+			if perr != nil {
+				return docs, &ParseError{Name: name, Line: line, Err: perr}
+			}
+			first[d.ID] = line
+			docs = append(docs, d)
+		}
+		if err == io.EOF {
+			return docs, nil
+		}
+	}
+}
+
+func parseDoc(b []byte) (Doc, error) {
+	var d Doc
+	if err := json.Unmarshal(b, &d); err != nil {
+		return Doc{}, err
+	}
+	switch {
+	case d.ID == "":
+		return Doc{}, ErrNoID
+	case d.Text == "":
+		return Doc{}, ErrNoText
+	}
+	return d, nil
+}

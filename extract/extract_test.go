@@ -1,0 +1,252 @@
+package extract_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/capgraph/capgraph/extract"
+	"github.com/capgraph/capgraph/extract/eval"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden files")
+
+func newExtractor(t testing.TB) *extract.Extractor {
+	t.Helper()
+	x, err := extract.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+// TestGolden extracts the project's own example captions and compares the
+// result with reviewed golden files.
+func TestGolden(t *testing.T) {
+	x := newExtractor(t)
+	files, _ := filepath.Glob("testdata/*.jsonl")
+	if len(files) == 0 {
+		t.Fatal("no testdata/*.jsonl")
+	}
+	for _, in := range files {
+		t.Run(filepath.Base(in), func(t *testing.T) {
+			f, err := os.Open(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			var got bytes.Buffer
+			enc := json.NewEncoder(&got)
+			enc.SetEscapeHTML(false)
+			enc.SetIndent("", "  ")
+			for c, err := range extract.NewReader(f, extract.ReaderOptions{Name: in}).All() {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := enc.Encode(x.Extract(c)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			golden := strings.TrimSuffix(in, ".jsonl") + ".golden"
+			if *update {
+				if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if want, err := os.ReadFile(golden); err != nil || !bytes.Equal(got.Bytes(), want) {
+				t.Errorf("%s is missing or stale (%v); run go test ./extract -update and review the diff", golden, err)
+			}
+		})
+	}
+}
+
+// checkSpans fails t unless every entity's offsets slice its text out of
+// the caption, in code points.
+func checkSpans(t *testing.T, text string, ex extract.Extraction) {
+	t.Helper()
+	runes := []rune(text)
+	ids := make(map[string]bool)
+	for _, e := range ex.Entities {
+		if e.Start < 0 || e.End > len(runes) || e.Start >= e.End {
+			t.Fatalf("entity %q: span [%d,%d) outside the caption (%d code points)", e.Text, e.Start, e.End, len(runes))
+		}
+		if got := string(runes[e.Start:e.End]); got != e.Text {
+			t.Fatalf("entity %q: span [%d,%d) holds %q", e.Text, e.Start, e.End, got)
+		}
+		if e.ID == "" || e.Confidence <= 0 || e.Confidence > 1 {
+			t.Fatalf("entity %+v: missing id or confidence out of (0,1]", e)
+		}
+		ids[e.ID] = true
+	}
+	for _, r := range ex.Relations {
+		if r.Confidence <= 0 || r.Confidence > 1 || r.Subj == "" || r.Obj == "" {
+			t.Fatalf("relation %+v: bad confidence or empty argument", r)
+		}
+		if r.Subj == extract.PhotoSubject != (r.SubjID == "photo") {
+			t.Fatalf("relation %+v: photo subject without photo id", r)
+		}
+		if !ids[r.ObjID] && r.Rel != extract.ControlledBy {
+			t.Fatalf("relation %+v: object is no entity of the caption", r)
+		}
+	}
+}
+
+func FuzzExtract(f *testing.F) {
+	f.Add("A young fighter holds a rifle in Haresta neighbourhood of Damascus January 16, 2013. (Photo by Jane Doe/Reuters)")
+	f.Add("Smoke rises over Aleppo’s Sukkari district, Syria, Nov. 18, 2016. / AFP / JANE DOE")
+	f.Add("ÉMILE in Médan\u00a0(AP Photo/)")
+	f.Add("Members of the Free Syrian Army (FSA) in al-Bab, Syria. The FSA said")
+	x := newExtractor(f)
+	f.Fuzz(func(t *testing.T, text string) {
+		if !utf8.ValidString(text) {
+			return
+		}
+		checkSpans(t, text, x.Extract(extract.Caption{ID: "fuzz", Text: text}))
+	})
+}
+
+// TestDevSet holds the extractor to its accuracy targets on the shared
+// development captions (annotation rules in their README).
+func TestDevSet(t *testing.T) {
+	const path = "../../shared/captions/dev.jsonl"
+	f, err := os.Open(path)
+	if err != nil {
+		t.Skipf("development captions not available: %v", err)
+	}
+	defer f.Close()
+	gold, err := eval.ReadDocs(f, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := newExtractor(t)
+	var pred []eval.Doc
+	for _, g := range gold {
+		ex := x.Extract(extract.Caption{ID: g.ID, Text: g.Text})
+		checkSpans(t, g.Text, ex)
+		pred = append(pred, eval.FromExtraction(ex))
+	}
+	r := eval.Score(gold, pred)
+	t.Logf("entity F1 %.3f, relation F1 %.3f", r.Entities.F1(), r.Relations.F1())
+	if f1 := r.Entities.F1(); f1 < 0.92 {
+		t.Errorf("entity F1 = %.3f, want >= 0.92", f1)
+	}
+	if f1 := r.Relations.F1(); f1 < 0.80 {
+		t.Errorf("relation F1 = %.3f, want >= 0.80", f1)
+	}
+}
+
+func TestExtractAllKeepsOrder(t *testing.T) {
+	x := newExtractor(t)
+	var want []string
+	captions := func(yield func(extract.Caption, error) bool) {
+		for i := range 500 {
+			id := fmt.Sprint("c", i)
+			want = append(want, id)
+			if !yield(extract.Caption{ID: id, Text: fmt.Sprintf("A man walks in Aleppo, Syria, May %d, 2016.", i%28+1)}, nil) {
+				return
+			}
+		}
+	}
+	var got []string
+	for ex, err := range x.ExtractAll(context.Background(), captions, 4) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, ex.ID)
+	}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("order not kept: got %d ids, first %v", len(got), got[:min(5, len(got))])
+	}
+}
+
+func TestExtractAllStopsEarly(t *testing.T) {
+	x := newExtractor(t)
+	captions := func(yield func(extract.Caption, error) bool) {
+		for i := 0; ; i++ {
+			if !yield(extract.Caption{ID: fmt.Sprint(i), Text: "A man in Homs."}, nil) {
+				return
+			}
+		}
+	}
+	n := 0
+	for range x.ExtractAll(context.Background(), captions, 2) {
+		if n++; n == 10 {
+			break
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var last error
+	for _, err := range x.ExtractAll(ctx, captions, 2) {
+		last = err
+	}
+	if last != context.Canceled {
+		t.Fatalf("cancelled ExtractAll ended with %v, want context.Canceled", last)
+	}
+}
+
+func ExampleExtractor_Extract() {
+	x, err := extract.New()
+	if err != nil {
+		panic(err)
+	}
+	ex := x.Extract(extract.Caption{
+		ID:   "ex-1",
+		Text: "A Free Syrian Army fighter rests in the Jobar neighbourhood of Damascus, Syria, March 3, 2014. REUTERS/Jane Doe",
+	})
+	for _, e := range ex.Entities {
+		fmt.Println(e.Type, e.Text, e.Start, e.End)
+	}
+	for _, r := range ex.Relations {
+		fmt.Println(r.Subj, r.Rel, r.Obj)
+	}
+	// Output:
+	// ARMED_GROUP Free Syrian Army 2 18
+	// PLACE Jobar 40 45
+	// PLACE Damascus 63 71
+	// PLACE Syria 73 78
+	// DATE March 3, 2014 80 93
+	// AGENCY REUTERS 95 102
+	// PHOTOGRAPHER Jane Doe 103 111
+	// photo distributed_by REUTERS
+	// photo photographed_by Jane Doe
+	// photo taken_on March 3, 2014
+	// Jobar located_in Damascus
+	// Damascus located_in Syria
+	// photo depicts_place Jobar
+	// fighter member_of Free Syrian Army
+}
+
+func BenchmarkExtract(b *testing.B) {
+	x := newExtractor(b)
+	var caps []extract.Caption
+	files, _ := filepath.Glob("testdata/*.jsonl")
+	for _, in := range files {
+		data, err := os.ReadFile(in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for c, err := range extract.NewReader(bytes.NewReader(data), extract.ReaderOptions{Name: in}).All() {
+			if err == nil {
+				caps = append(caps, c)
+			}
+		}
+	}
+	if len(caps) == 0 {
+		b.Fatal("no captions in testdata")
+	}
+	n := 0
+	for b.Loop() {
+		x.Extract(caps[n%len(caps)])
+		n++
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "captions/s")
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(n), "µs/caption")
+}

@@ -1,0 +1,568 @@
+package extract
+
+import (
+	"context"
+	"iter"
+	"math"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/capgraph/capgraph/extract/gazetteer"
+)
+
+// Version identifies the extraction rules and tables; it is recorded in
+// the graph as provenance and changes whenever extraction output may.
+const Version = "capgraph-extract/0.1"
+
+// An Extractor finds entities and relations in captions. It is safe for
+// concurrent use; build one with [New] and share it.
+type Extractor struct {
+	data *gazetteer.Data
+	ix   *gazetteer.Index
+	trie *trie
+}
+
+var (
+	defaultOnce sync.Once
+	defaultX    *Extractor
+	defaultErr  error
+)
+
+// New returns an Extractor over the embedded gazetteers. The tables are
+// decoded once per process; later calls return the same Extractor.
+func New() (*Extractor, error) {
+	defaultOnce.Do(func() {
+		data, err := gazetteer.Load()
+		if err != nil {
+			defaultErr = err
+			return
+		}
+		ix := data.Index()
+		defaultX = &Extractor{data: data, ix: ix, trie: buildTrie(ix)}
+	})
+	return defaultX, defaultErr
+}
+
+// ExtractAll extracts every caption of captions on workers goroutines (0
+// means GOMAXPROCS) and yields the results in input order. An error read
+// from captions is yielded in its place; the caller decides whether to go
+// on. The sequence stops when ctx is done.
+func (x *Extractor) ExtractAll(ctx context.Context, captions iter.Seq2[Caption, error], workers int) iter.Seq2[Extraction, error] {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	return func(yield func(Extraction, error) bool) {
+		type job struct {
+			c   Caption
+			err error
+			out chan result
+		}
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		jobs := make(chan job, workers*4)
+		order := make(chan chan result, workers*16)
+		for range workers {
+			go func() {
+				for j := range jobs {
+					if j.err != nil {
+						j.out <- result{err: j.err}
+						continue
+					}
+					j.out <- result{x: x.Extract(j.c)}
+				}
+			}()
+		}
+		go func() { // feed: read captions in order, hand them out, remember the order
+			defer close(order)
+			defer close(jobs)
+			for c, err := range captions {
+				out := make(chan result, 1)
+				select {
+				case order <- out:
+				case <-ctx.Done():
+					return
+				}
+				select {
+				case jobs <- job{c, err, out}:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+		// On an early stop, cancel lets the feeder and then the workers
+		// finish on their own; nothing waits for a read that may block.
+		for out := range order {
+			var r result
+			select {
+			case r = <-out:
+			case <-ctx.Done():
+				yield(Extraction{}, ctx.Err())
+				return
+			}
+			if !yield(r.x, r.err) {
+				return
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			yield(Extraction{}, err)
+		}
+	}
+}
+
+type result struct {
+	x   Extraction
+	err error
+}
+
+// A mention is an entity found in a caption, in byte offsets, before it is
+// turned into an [Entity].
+type mention struct {
+	typ        EntityType
+	start, end int // bytes
+	ts, te     int // token indexes [ts, te)
+	id         string
+	canonical  string
+	conf       float64
+	place      *gazetteer.Place
+	group      *gazetteer.Group
+	term       *gazetteer.Term
+	date       *dateMatch
+	credit     bool
+	short      string // the abbreviation inside "Name (ABBR)", "" when none
+}
+
+// doc is the working state for one caption.
+type doc struct {
+	x        *Extractor
+	text     string
+	toks     []token // tokens of the description (before the credit)
+	folded   []string
+	sent     []int // sentence index of each token
+	covered  []bool
+	mentions []*mention
+	credit   credit
+}
+
+// Extract finds the entities and relations of one caption.
+func (x *Extractor) Extract(c Caption) Extraction {
+	d := &doc{x: x, text: c.Text}
+	d.credit = parseCredit(c.Text, x.termType)
+	all := tokenize(c.Text)
+	n := 0
+	for n < len(all) && all[n].end <= d.credit.start {
+		n++
+	}
+	d.toks = all[:n]
+	d.folded = make([]string, n)
+	for i, t := range d.toks {
+		d.folded[i] = foldToken(t)
+	}
+	d.covered = make([]bool, n)
+	d.sentences()
+
+	d.findDates()
+	d.matchTables()
+	d.findPeople()
+	d.proposeUnknown()
+	d.addCredit()
+	slices.SortStableFunc(d.mentions, func(a, b *mention) int { return a.start - b.start })
+
+	rels := d.relations()
+	return Extraction{
+		ID:        c.ID,
+		Text:      c.Text,
+		Meta:      c.Meta,
+		Entities:  d.entities(),
+		Relations: rels,
+	}
+}
+
+// termType tells the credit parser whether a name is a known agency or
+// organisation.
+func (x *Extractor) termType(name string) EntityType {
+	if t := x.ix.Term(strings.TrimSpace(name)); t != nil {
+		switch EntityType(t.Type) {
+		case Agency, Organization:
+			return EntityType(t.Type)
+		}
+	}
+	return ""
+}
+
+// sentences assigns each token its sentence index. A sentence ends at '.',
+// '!' or '?' before a capital (not after an abbreviation) and at a blank line.
+func (d *doc) sentences() {
+	d.sent = make([]int, len(d.toks))
+	s := 0
+	for i := range d.toks {
+		if i > 0 {
+			gap := d.text[d.toks[i-1].end:d.toks[i].start]
+			if d.sentenceBreak(gap, i) {
+				s++
+			}
+		}
+		d.sent[i] = s
+	}
+}
+
+func (d *doc) sentenceBreak(gap string, i int) bool {
+	if strings.Contains(gap, "\n\n") {
+		return true
+	}
+	k := strings.IndexAny(gap, ".!?")
+	if k < 0 {
+		return false
+	}
+	if gap[k] == '.' && isAbbrevEnd(d.text, d.toks[i-1].end+k) {
+		return false
+	}
+	return isUpperStart(d.toks[i].text) || isDigits(d.toks[i].text) || strings.ContainsAny(gap, "\n")
+}
+
+func (d *doc) add(m *mention) {
+	d.mentions = append(d.mentions, m)
+	for i := m.ts; i < m.te && i < len(d.covered); i++ {
+		d.covered[i] = true
+	}
+}
+
+func (d *doc) free(ts, te int) bool {
+	for i := ts; i < te; i++ {
+		if d.covered[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// tokenAt returns the index of the token starting at byte offset b.
+func (d *doc) tokenAt(b int) int {
+	i, _ := slices.BinarySearchFunc(d.toks, b, func(t token, b int) int { return t.start - b })
+	return i
+}
+
+func (d *doc) findDates() {
+	for _, m := range findDates(d.text, d.toks) {
+		ts := d.tokenAt(m.start)
+		te := ts
+		for te < len(d.toks) && d.toks[te].end <= m.end {
+			te++
+		}
+		dm := m
+		d.add(&mention{typ: Date, start: m.start, end: m.end, ts: ts, te: te,
+			id: "date:" + m.value, conf: 0.95, date: &dm})
+	}
+}
+
+// gapJoins reports whether two tokens with gap between them may belong to
+// one name: a space, hyphen, apostrophe or the period of an initial.
+func gapJoins(gap string) bool {
+	switch gap {
+	case " ", "-", "'", "’", ".", ". ", " - ", "‘":
+		return true
+	}
+	return false
+}
+
+// A candidate is one trie match at a token position.
+type candidate struct {
+	ts, te int
+	refs   []ref
+}
+
+// matchTables finds the longest table names, leftmost first.
+func (d *doc) matchTables() {
+	t := d.x.trie
+	for i := 0; i < len(d.toks); {
+		if d.covered[i] {
+			i++
+			continue
+		}
+		var cands []candidate
+		node := int32(0)
+		for j := i; j < len(d.toks) && !d.covered[j]; j++ {
+			if j > i && !gapJoins(d.text[d.toks[j-1].end:d.toks[j].start]) {
+				break
+			}
+			next, ok := t.step(node, d.folded[j])
+			if !ok {
+				break
+			}
+			node = next
+			if len(t.refs[node]) > 0 {
+				cands = append(cands, candidate{i, j + 1, t.refs[node]})
+			}
+		}
+		advanced := false
+		for k := len(cands) - 1; k >= 0; k-- {
+			if m := d.accept(cands[k]); m != nil {
+				d.add(m)
+				i = m.te
+				advanced = true
+				break
+			}
+		}
+		if !advanced {
+			i++
+		}
+	}
+}
+
+// accept turns a trie match into a mention if the caption's spelling and
+// context support it, choosing among the names it may stand for.
+func (d *doc) accept(c candidate) *mention {
+	first, last := d.toks[c.ts], d.toks[c.te-1]
+	surface := d.text[first.start:last.end]
+	single := c.te-c.ts == 1
+	anyUpper := false
+	for i := c.ts; i < c.te; i++ {
+		if isUpperStart(d.toks[i].text) {
+			anyUpper = true
+			break
+		}
+	}
+	if !anyUpper {
+		return nil
+	}
+	if !isUpperStart(first.text) && single {
+		return nil
+	}
+	var best *mention
+	bestScore := math.Inf(-1)
+	for _, r := range c.refs {
+		if r.acronym && !isAllCaps(surface) {
+			continue
+		}
+		m, score := d.resolveRef(r, surface, single, c)
+		if m != nil && score > bestScore {
+			best, bestScore = m, score
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	te := c.te
+	if best.typ == Place {
+		// "Idlib province", "Atmeh camp": the table knows the longer name,
+		// but a trailing lower-case generic word is outside the span.
+		for te-1 > c.ts && !isUpperStart(d.toks[te-1].text) && (placeGenerics[d.toks[te-1].lower] || genericModifiers[d.toks[te-1].lower]) {
+			te--
+		}
+		last = d.toks[te-1]
+	}
+	best.start, best.end, best.ts, best.te = first.start, last.end, c.ts, te
+	// "U.S.": keep the period that closes a final initial.
+	if len(last.text) == 1 && best.end < len(d.text) && d.text[best.end] == '.' && te-c.ts > 1 {
+		best.end++
+	}
+	d.extendName(best)
+	return best
+}
+
+// resolveRef builds the mention one trie ref stands for and scores it
+// against the other refs of the same span.
+func (d *doc) resolveRef(r ref, surface string, single bool, c candidate) (*mention, float64) {
+	lowerSurface := strings.ToLower(surface)
+	switch r.kind {
+	case gazetteer.TermName:
+		t := &d.x.data.Terms[r.idx]
+		typ := EntityType(t.Type)
+		if typ == Person && single && commonWords[lowerSurface] {
+			return nil, 0
+		}
+		return &mention{typ: typ, id: t.ID, canonical: t.Name, conf: 0.95, term: t}, 300
+	case gazetteer.GroupName:
+		g := &d.x.data.Groups[r.idx]
+		if single && commonWords[lowerSurface] {
+			return nil, 0
+		}
+		return &mention{typ: ArmedGroup, id: g.ID, canonical: g.Name, conf: 0.95, group: g}, 200
+	case gazetteer.PlaceName:
+		p := &d.x.data.Places[r.idx]
+		curated := p.Curated
+		major := p.Code == "PCLI" || p.Code == "ADM1" || p.Code == "PPLC" || p.Population >= 100000
+		if single && commonWords[lowerSurface] && !major {
+			return nil, 0
+		}
+		// A minor place spelled like an ordinary word at the start of a
+		// sentence ("Smoke rises...") is the word, not the place.
+		if single && !major && !curated && p.Population < 5000 && (c.ts == 0 || d.sent[c.ts] != d.sent[c.ts-1]) {
+			return nil, 0
+		}
+		// "Serena Williams": a minor place's name inside a longer capitalised
+		// run is part of some other name.
+		if !major && !p.Curated && (d.capitalNeighbour(c.ts-1, c.ts) || d.capitalNeighbour(c.te-1, c.te)) {
+			return nil, 0
+		}
+		return &mention{typ: Place, id: p.ID, canonical: p.Name, conf: 0.95, place: p}, placeScore(p)
+	}
+	return nil, 0
+}
+
+// capitalNeighbour reports whether tokens a and b are adjacent words of one
+// capitalised run ("Serena Williams"), b not a generic word.
+func (d *doc) capitalNeighbour(a, b int) bool {
+	if a < 0 || b >= len(d.toks) || d.sent[a] != d.sent[b] {
+		return false
+	}
+	if d.text[d.toks[a].end:d.toks[b].start] != " " {
+		return false
+	}
+	ta, tb := d.toks[a], d.toks[b]
+	return isUpperStart(ta.text) && isUpperStart(tb.text) && !isAllCaps(ta.text) && !isAllCaps(tb.text) &&
+		!commonWords[ta.lower] && !commonWords[tb.lower] && !titleWords[ta.lower] && !titleWords[tb.lower] &&
+		!placeGenerics[tb.lower] && !unitWords[tb.lower]
+}
+
+// placeScore ranks places that share a name: curated entries, then the
+// conflict regions the captions mostly cover, then importance.
+func placeScore(p *gazetteer.Place) float64 {
+	s := math.Log10(float64(p.Population) + 10)
+	if p.GeoNamesID == 0 {
+		s += 20
+	}
+	switch p.Country {
+	case "SY":
+		s += 12
+	case "IQ", "TR", "LB", "YE", "LY", "UA", "JO", "IL", "PS", "AF":
+		s += 10
+	}
+	switch p.Code {
+	case "PCLI", "PCLD", "PCLF", "PCLS", "PCL":
+		s += 30
+	case "ADM1":
+		s += 8
+	case "PPLC":
+		s += 9
+	case "PPLA":
+		s += 6
+	case "PPLA2":
+		s += 3
+	}
+	return s
+}
+
+// extendName widens a mention over what the annotation treats as part of
+// the name: a parenthetical abbreviation "(YPG)" or gloss, a unit word after
+// a group ("Sultan Murad brigade"), a year before an event ("2019 Masters").
+func (d *doc) extendName(m *mention) {
+	switch m.typ {
+	case ArmedGroup:
+		if m.te < len(d.toks) && unitWords[d.toks[m.te].lower] && d.text[m.end:d.toks[m.te].start] == " " && !d.covered[m.te] {
+			if !strings.Contains(strings.ToLower(m.canonical), d.toks[m.te].lower) || d.toks[m.te].lower == "brigade" || d.toks[m.te].lower == "brigades" || d.toks[m.te].lower == "movement" {
+				m.end = d.toks[m.te].end
+				m.te++
+			}
+		}
+	case Event:
+		if m.ts > 0 && isYear(d.toks[m.ts-1].text) && d.text[d.toks[m.ts-1].end:m.start] == " " && !d.covered[m.ts-1] {
+			m.ts--
+			m.start = d.toks[m.ts].start
+		}
+	}
+	if m.typ == ArmedGroup || m.typ == Organization || m.typ == Event {
+		// "Islamic State (IS)", "al-Jabha al-Shamiya (the Shamiya Front)".
+		rest := d.text[m.end:]
+		if strings.HasPrefix(rest, " (") {
+			if cl := strings.IndexByte(rest, ')'); cl > 2 && cl < 48 && !strings.ContainsAny(rest[2:cl], "(\n") {
+				inner := rest[2:cl]
+				if isAllCaps(inner) || d.sameThing(m, inner) {
+					end := m.end + cl + 1
+					te := m.te
+					for te < len(d.toks) && d.toks[te].end <= end {
+						te++
+					}
+					m.end, m.te = end, te
+					if isAllCaps(inner) {
+						m.short = inner
+					}
+				}
+			}
+		}
+	}
+}
+
+// sameThing reports whether name names what m does, by the tables.
+func (d *doc) sameThing(m *mention, name string) bool {
+	name = strings.TrimPrefix(strings.TrimPrefix(name, "the "), "The ")
+	switch {
+	case m.group != nil:
+		g := d.x.ix.Group(name)
+		return g != nil && g.ID == m.group.ID
+	case m.term != nil:
+		t := d.x.ix.Term(name)
+		return t != nil && t.ID == m.term.ID
+	}
+	return false
+}
+
+// addCredit turns the parsed credit into mentions.
+func (d *doc) addCredit() {
+	for _, p := range d.credit.parts {
+		m := &mention{typ: p.typ, start: p.start, end: p.end, ts: -1, te: -1, conf: 0.9, credit: true}
+		switch p.typ {
+		case Photographer:
+			m.id = "photographer:" + slug(p.text)
+			m.conf = 0.9
+		default:
+			if t := d.x.ix.Term(p.text); t != nil {
+				m.id, m.canonical, m.term = t.ID, t.Name, t
+				m.conf = 0.97
+			} else {
+				m.id = strings.ToLower(string(p.typ)) + ":" + slug(p.text)
+			}
+		}
+		d.mentions = append(d.mentions, m)
+	}
+}
+
+// entities converts mentions to output entities, with code-point offsets.
+func (d *doc) entities() []Entity {
+	toRune := runeOffsets(d.text)
+	out := make([]Entity, 0, len(d.mentions))
+	for _, m := range d.mentions {
+		e := Entity{
+			ID:         m.id,
+			Text:       d.text[m.start:m.end],
+			Type:       m.typ,
+			Start:      toRune(m.start),
+			End:        toRune(m.end),
+			Confidence: round2(m.conf),
+		}
+		if m.canonical != "" && !strings.EqualFold(m.canonical, e.Text) {
+			e.Canonical = m.canonical
+		}
+		switch {
+		case m.date != nil:
+			e.Value, e.Precision = m.date.value, m.date.precision
+		case m.place != nil:
+			p := m.place
+			e.GeoNamesID = p.GeoNamesID
+			e.Latitude, e.Longitude = p.Lat, p.Lon
+			e.FeatureClass, e.FeatureCode = p.Class, p.Code
+			e.Country = p.Country
+			e.Admin = p.Admin
+		case m.group != nil:
+			e.GroupType = m.group.Type
+			e.Aliases = m.group.Aliases
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func round2(f float64) float64 { return math.Round(f*100) / 100 }
+
+// slug makes an id fragment from a name: folded, words joined by '-'.
+func slug(s string) string {
+	var b strings.Builder
+	for _, t := range tokenize(gazetteer.Fold(s)) {
+		if b.Len() > 0 {
+			b.WriteByte('-')
+		}
+		b.WriteString(t.lower)
+	}
+	return b.String()
+}

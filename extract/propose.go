@@ -1,0 +1,279 @@
+package extract
+
+import (
+	"strings"
+)
+
+// Names no table knows are proposed from the contexts wire captions put
+// them in, with a lower confidence than table matches.
+
+const (
+	confContext = 0.6  // a name proposed from its context alone
+	confResolve = 0.75 // a proposed name the gazetteer knows by transliteration
+)
+
+// nameRun returns the end (exclusive token index) of a run of name tokens
+// starting at i: capitalised words, joined by name gaps, with lower-case
+// particles ("al-", "bin") inside. It returns i when there is none.
+func (d *doc) nameRun(i, max int) int {
+	j := i
+	for j < len(d.toks) && j-i < max && !d.covered[j] {
+		t := d.toks[j]
+		if j > i && !gapJoins(d.text[d.toks[j-1].end:t.start]) {
+			break
+		}
+		if j > i && d.sent[j] != d.sent[j-1] {
+			break
+		}
+		switch {
+		case isUpperStart(t.text) && !isDigits(t.text):
+		case nameParticles[t.lower] && j+1 < len(d.toks) && isUpperStart(d.toks[j+1].text) && gapJoins(d.text[t.end:d.toks[j+1].start]):
+		default:
+			return trimParticles(d, i, j)
+		}
+		j++
+	}
+	return trimParticles(d, i, j)
+}
+
+// trimParticles drops trailing particles and title or common words from a run.
+func trimParticles(d *doc, i, j int) int {
+	for j > i && (nameParticles[d.toks[j-1].lower] || isAllCaps(d.toks[j-1].text) && len(d.toks[j-1].text) == 1) {
+		j--
+	}
+	return j
+}
+
+// runOK reports whether tokens [i, j) can be a new name: not all of them
+// ordinary capitalised words.
+func (d *doc) runOK(i, j int) bool {
+	if j <= i {
+		return false
+	}
+	for k := i; k < j; k++ {
+		if !commonWords[d.toks[k].lower] && !titleWords[d.toks[k].lower] && !roleWords[d.toks[k].lower] &&
+			!placeGenerics[d.toks[k].lower] && !unitWords[d.toks[k].lower] {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *doc) newMention(typ EntityType, i, j int, conf float64) *mention {
+	s, e := d.toks[i].start, d.toks[j-1].end
+	return &mention{typ: typ, start: s, end: e, ts: i, te: j, conf: conf,
+		id: strings.ToLower(strings.ReplaceAll(string(typ), "_", "-")) + ":" + slug(d.text[s:e])}
+}
+
+// findPeople proposes PERSON mentions: after a title ("President X"), in an
+// age apposition ("X, 30," "X, a 9-year-old"), as "X of <country>" in sport,
+// after a kinship noun ("her sister X"), in "X and Y" with a person, after
+// a club's possessive, after pro-/anti- prefixes of known people.
+func (d *doc) findPeople() {
+	for i := 0; i < len(d.toks); i++ {
+		if d.covered[i] {
+			continue
+		}
+		prev := ""
+		if i > 0 {
+			prev = d.toks[i-1].lower
+		}
+		j := d.nameRun(i, 4)
+		if j == i || !d.runOK(i, j) || titleWords[d.toks[i].lower] {
+			continue
+		}
+		// Skip runs that start mid-name (the previous token joins them).
+		if i > 0 && isUpperStart(d.toks[i-1].text) && gapJoins(d.text[d.toks[i-1].end:d.toks[i].start]) && !titleWords[prev] && !d.covered[i-1] {
+			continue
+		}
+		after := d.text[d.toks[j-1].end:]
+		conf := 0.0
+		switch {
+		case i > 0 && titleWords[prev] && d.text[d.toks[i-1].end:d.toks[i].start] == " " && isUpperStart(d.toks[i-1].text):
+			conf = 0.8
+		case i > 0 && kinWords[prev] && d.text[d.toks[i-1].end:d.toks[i].start] == " ":
+			conf = 0.7
+		case ageApposition(after):
+			conf = 0.8
+		case j-i >= 2 && d.ofCountry(j):
+			conf = 0.75
+		case j-i >= 2 && i > 1 && d.possessiveOrg(i):
+			conf = 0.7
+		case j-i >= 2 && i > 1 && (prev == "and" || contactVerbs[prev] || prev == "with") && d.personBefore(i-1):
+			conf = 0.65
+		}
+		if conf == 0 {
+			continue
+		}
+		m := d.newMention(Person, i, j, conf)
+		d.add(m)
+		i = j - 1
+	}
+}
+
+// ageApposition reports text such as ", 30," or ", a 9-year-old".
+func ageApposition(after string) bool {
+	if !strings.HasPrefix(after, ", ") {
+		return false
+	}
+	rest := after[2:]
+	k := 0
+	for k < len(rest) && rest[k] >= '0' && rest[k] <= '9' {
+		k++
+	}
+	if k > 0 && k <= 3 && k < len(rest) && (rest[k] == ',' || rest[k] == ' ') {
+		return true
+	}
+	for _, p := range []string{"a ", "an "} {
+		if strings.HasPrefix(rest, p) {
+			r := rest[len(p):]
+			k := 0
+			for k < len(r) && r[k] >= '0' && r[k] <= '9' {
+				k++
+			}
+			if k > 0 && strings.HasPrefix(r[k:], "-year-old") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ofCountry reports "<name> of <country>" or "of the U.S.", the sports
+// captions' way of naming a player.
+func (d *doc) ofCountry(j int) bool {
+	if j+1 >= len(d.toks) || d.toks[j].lower != "of" {
+		return false
+	}
+	k := j + 1
+	if d.toks[k].lower == "the" && k+1 < len(d.toks) {
+		k++
+	}
+	p := d.mentionAtToken(k)
+	return p != nil && p.place != nil && (p.place.Code == "PCLI" || p.place.Kind == "country")
+}
+
+// possessiveOrg reports "<Organisation>'s <name>": "Galatasaray's Jane Doe".
+func (d *doc) possessiveOrg(i int) bool {
+	if d.toks[i-1].lower != "s" {
+		return false
+	}
+	gap := d.text[d.toks[i-2].end:d.toks[i-1].start]
+	if gap != "'" && gap != "’" {
+		return false
+	}
+	m := d.mentionAtToken(i - 2)
+	return m != nil && m.typ == Organization
+}
+
+// personBefore reports whether a PERSON mention ends right before token i.
+func (d *doc) personBefore(i int) bool {
+	m := d.mentionEndingAt(i)
+	return m != nil && m.typ == Person
+}
+
+func (d *doc) mentionAtToken(k int) *mention {
+	for _, m := range d.mentions {
+		if m.ts <= k && k < m.te {
+			return m
+		}
+	}
+	return nil
+}
+
+func (d *doc) mentionEndingAt(k int) *mention {
+	for _, m := range d.mentions {
+		if m.te == k {
+			return m
+		}
+	}
+	return nil
+}
+
+// proposeUnknown proposes PLACE and ARMED_GROUP mentions that no table
+// knows from their context: "<X> village", "the town of <X>", "in <X>,",
+// "<X> brigade".
+func (d *doc) proposeUnknown() {
+	for i := 0; i < len(d.toks); i++ {
+		if d.covered[i] {
+			continue
+		}
+		start := i
+		// "al-Mallah farms": a leading lower-case particle belongs to the name.
+		if nameParticles[d.toks[i].lower] && !isUpperStart(d.toks[i].text) {
+			if i+1 < len(d.toks) && isUpperStart(d.toks[i+1].text) && d.text[d.toks[i].end:d.toks[i+1].start] == "-" {
+				start = i
+			} else {
+				continue
+			}
+		}
+		j := d.nameRun(start, 4)
+		if j == start || !d.runOK(start, j) {
+			continue
+		}
+		if i > 0 && isUpperStart(d.toks[i-1].text) && gapJoins(d.text[d.toks[i-1].end:d.toks[i].start]) && !d.covered[i-1] {
+			continue // mid-run
+		}
+		typ, conf := d.unknownType(start, j)
+		if typ == "" {
+			continue
+		}
+		m := d.newMention(typ, start, j, conf)
+		if typ == Place {
+			if p, c := d.x.ix.Resolve(d.text[m.start:m.end]); p != nil && c >= 0.7 {
+				m.place, m.id, m.canonical, m.conf = p, p.ID, p.Name, confResolve*c
+			}
+		}
+		if typ == ArmedGroup && j < len(d.toks) && unitWords[d.toks[j].lower] {
+			m.end, m.te = d.toks[j].end, j+1
+		}
+		d.add(m)
+		i = m.te - 1
+	}
+}
+
+// unknownType decides from context what an unknown name [i, j) is.
+func (d *doc) unknownType(i, j int) (EntityType, float64) {
+	next, next2 := "", ""
+	if j < len(d.toks) && d.text[d.toks[j-1].end:d.toks[j].start] == " " {
+		next = d.toks[j].lower
+		if j+1 < len(d.toks) {
+			next2 = d.toks[j+1].lower
+		}
+	}
+	prev, prev2 := "", ""
+	if i > 0 {
+		prev = d.toks[i-1].lower
+		if i > 1 {
+			prev2 = d.toks[i-2].lower
+		}
+	}
+	// "<X> brigade", "<X> Brigades".
+	if unitWords[next] && next != "forces" && next != "army" && next != "group" && next != "units" {
+		return ArmedGroup, confContext
+	}
+	// "<X> village", "<X> refugee camp", "<X> air base".
+	if placeGenerics[next] || genericModifiers[next] && (placeGenerics[next2] || genericModifiers[next2]) {
+		if next != "front" && next != "state" && next != "street" || next == "street" && next2 == "market" {
+			return Place, confContext
+		}
+	}
+	// "the town of <X>", "the Y district of <X>".
+	if prev == "of" && placeGenerics[prev2] {
+		return Place, confContext
+	}
+	// "in <X>," "in <X> on", "near <X>".
+	if prev == "in" || prev == "near" || prev == "outside" || prev == "at" || prev == "as" {
+		rest := d.text[d.toks[j-1].end:]
+		if strings.HasPrefix(rest, ",") || strings.HasPrefix(rest, ".") || strings.HasPrefix(rest, " on ") ||
+			j < len(d.toks) && d.isDateStart(j) {
+			return Place, confContext - 0.05
+		}
+	}
+	return "", 0
+}
+
+func (d *doc) isDateStart(j int) bool {
+	m := d.mentionAtToken(j)
+	return m != nil && m.typ == Date && m.ts == j
+}

@@ -1,0 +1,154 @@
+package extract_test
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/capgraph/capgraph/extract"
+)
+
+func readAll(t *testing.T, in string, opts extract.ReaderOptions) ([]extract.Caption, []error) {
+	t.Helper()
+	var caps []extract.Caption
+	var errs []error
+	for c, err := range extract.NewReader(strings.NewReader(in), opts).All() {
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		caps = append(caps, c)
+	}
+	return caps, errs
+}
+
+func TestReader(t *testing.T) {
+	long := strings.Repeat("x", extract.MaxCaptionBytes+10)
+	tests := []struct {
+		name    string
+		in      string
+		opts    extract.ReaderOptions
+		ids     []string // wanted caption ids, in order
+		errs    []string // wanted error messages, in order
+		sentErr error    // a sentinel the first error wraps
+	}{
+		{name: "text", in: "One caption.\n\nTwo caption.\r\n", opts: extract.ReaderOptions{Name: "a.txt"},
+			ids: []string{"a.txt:1", "a.txt:3"}},
+		{name: "text without final newline", in: "Only one", opts: extract.ReaderOptions{Name: "b.txt"},
+			ids: []string{"b.txt:1"}},
+		{name: "empty file", in: "", opts: extract.ReaderOptions{Name: "e.txt"}},
+		{name: "bom", in: "\uFEFFCaption", opts: extract.ReaderOptions{Name: "bom.txt"}, ids: []string{"bom.txt:1"}},
+		{name: "invalid utf8", in: "ok\nbad \xff byte\nok again\n", opts: extract.ReaderOptions{Name: "u.txt"},
+			ids: []string{"u.txt:1", "u.txt:3"}, errs: []string{"u.txt:2: invalid UTF-8"}, sentErr: extract.ErrInvalidUTF8},
+		{name: "nul byte", in: "nul \x00 here\n", opts: extract.ReaderOptions{Name: "n.txt"},
+			errs: []string{"n.txt:1: NUL byte in text"}, sentErr: extract.ErrNUL},
+		{name: "too long line then more", in: "first\n" + long + "\nlast\n", opts: extract.ReaderOptions{Name: "l.txt"},
+			ids: []string{"l.txt:1", "l.txt:3"}, errs: []string{"l.txt:2: caption longer than 1048576 bytes"}, sentErr: extract.ErrTooLong},
+		{name: "jsonl", in: `{"id":"a","text":"One","source":"x"}` + "\n" + `{"id":7,"text":"Two"}` + "\n",
+			opts: extract.ReaderOptions{Name: "c.jsonl"}, ids: []string{"a", "7"}},
+		{name: "jsonl without id", in: `{"text":"Same text"}`, opts: extract.ReaderOptions{Name: "c.jsonl"},
+			ids: []string{extract.TextID("Same text")}},
+		{name: "malformed json on line 2", in: `{"id":"a","text":"One"}` + "\n" + `{"id": "b", "text": ` + "\n" + `{"id":"c","text":"Three"}`,
+			opts: extract.ReaderOptions{Name: "m.jsonl"}, ids: []string{"a", "c"}, errs: []string{"m.jsonl:2: invalid JSON: unexpected end of JSON input"}},
+		{name: "jsonl missing text", in: `{"id":"a"}`, opts: extract.ReaderOptions{Name: "t.jsonl"},
+			errs: []string{`t.jsonl:1: field "text": caption has no text`}, sentErr: extract.ErrNoText},
+		{name: "jsonl text not a string", in: `{"id":"a","text":3}`, opts: extract.ReaderOptions{Name: "t.jsonl"},
+			errs: []string{`t.jsonl:1: field "text": not a string`}},
+		{name: "jsonl bad id", in: `{"id":[1],"text":"x"}`, opts: extract.ReaderOptions{Name: "t.jsonl"},
+			errs: []string{`t.jsonl:1: field "id": not a string or number`}},
+		{name: "csv", in: "id,text,date\nc1,\"Caption, with comma\",2014\nc2,Second,2015\n", opts: extract.ReaderOptions{Name: "d.csv"},
+			ids: []string{"c1", "c2"}},
+		{name: "csv other columns", in: "key,caption\nk1,Hello\n", opts: extract.ReaderOptions{Name: "d.csv", IDColumn: "key", TextColumn: "caption"},
+			ids: []string{"k1"}},
+		{name: "csv without text column", in: "id,caption\n1,x\n", opts: extract.ReaderOptions{Name: "d.csv"},
+			errs: []string{`d.csv:1: field "text": no such column in the CSV header (header has id, caption)`}, sentErr: extract.ErrNoColumn},
+		{name: "csv bad quote", in: "id,text\n1,\"open\n", opts: extract.ReaderOptions{Name: "q.csv"},
+			errs: []string{`q.csv:2: extraneous or missing " in quoted-field`}},
+		{name: "csv empty text", in: "id,text\n1,\n2,ok\n", opts: extract.ReaderOptions{Name: "d.csv"},
+			ids: []string{"2"}, errs: []string{`d.csv:2: field "text": caption has no text`}},
+		{name: "format by flag", in: `{"id":"j","text":"x"}`, opts: extract.ReaderOptions{Name: "-", Format: extract.FormatJSONL},
+			ids: []string{"j"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			caps, errs := readAll(t, tt.in, tt.opts)
+			var ids []string
+			for _, c := range caps {
+				ids = append(ids, c.ID)
+			}
+			if strings.Join(ids, "|") != strings.Join(tt.ids, "|") {
+				t.Errorf("ids = %q, want %q", ids, tt.ids)
+			}
+			var msgs []string
+			for _, e := range errs {
+				msgs = append(msgs, e.Error())
+			}
+			if strings.Join(msgs, "|") != strings.Join(tt.errs, "|") {
+				t.Errorf("errors = %q, want %q", msgs, tt.errs)
+			}
+			if tt.sentErr != nil && (len(errs) == 0 || !errors.Is(errs[0], tt.sentErr)) {
+				t.Errorf("first error %v does not wrap %v", errs, tt.sentErr)
+			}
+			for _, e := range errs {
+				if _, ok := errors.AsType[*extract.ParseError](e); !ok {
+					t.Errorf("error %v is not a *ParseError", e)
+				}
+			}
+		})
+	}
+}
+
+func TestReaderMeta(t *testing.T) {
+	caps, errs := readAll(t, `{"id":"a","text":"T","source":"http://x","tags":["a"]}`, extract.ReaderOptions{Name: "m.jsonl"})
+	if len(errs) > 0 || len(caps) != 1 {
+		t.Fatalf("got %v, %v", caps, errs)
+	}
+	if got := string(caps[0].Meta["source"]); got != `"http://x"` {
+		t.Errorf("meta source = %s", got)
+	}
+	if _, ok := caps[0].Meta["id"]; ok {
+		t.Error("id kept in meta")
+	}
+}
+
+func TestReaderEOF(t *testing.T) {
+	r := extract.NewReader(strings.NewReader(""), extract.ReaderOptions{})
+	for range 2 {
+		if _, err := r.Read(); err != io.EOF {
+			t.Fatalf("Read on empty input = %v, want io.EOF", err)
+		}
+	}
+}
+
+func FuzzReader(f *testing.F) {
+	f.Add("a caption\n\nanother\n", "text")
+	f.Add(`{"id":"x","text":"y"}`+"\n{", "jsonl")
+	f.Add("id,text\n1,\"a\"\"b\"\n", "csv")
+	f.Fuzz(func(t *testing.T, in, format string) {
+		switch format {
+		case "text", "jsonl", "csv":
+		default:
+			return
+		}
+		lines := strings.Count(in, "\n") + 1
+		for c, err := range extract.NewReader(strings.NewReader(in), extract.ReaderOptions{Name: "f", Format: extract.Format(format)}).All() {
+			if err != nil {
+				pe, ok := errors.AsType[*extract.ParseError](err)
+				if !ok {
+					t.Fatalf("error %v is not a *ParseError", err)
+				}
+				if pe.Line < 0 || pe.Line > lines {
+					t.Fatalf("error line %d outside 0..%d", pe.Line, lines)
+				}
+				continue
+			}
+			if c.ID == "" || strings.TrimSpace(c.Text) == "" || strings.ContainsRune(c.Text, 0) {
+				t.Fatalf("bad caption %+v", c)
+			}
+			if !strings.Contains(in, c.Text) && format != "jsonl" && format != "csv" {
+				t.Fatalf("text %q not in input", c.Text)
+			}
+		}
+	})
+}

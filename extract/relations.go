@@ -1,0 +1,827 @@
+package extract
+
+import (
+	"strings"
+
+	"github.com/capgraph/capgraph/extract/gazetteer"
+)
+
+// relations derives the caption's facts from its mentions and the sentence
+// patterns wire captions use.
+func (d *doc) relations() []Relation {
+	r := &relSet{seen: make(map[[3]string]bool)}
+	for _, m := range d.mentions {
+		if !m.credit {
+			continue
+		}
+		switch m.typ {
+		case Photographer:
+			r.add(d.photo(), PhotographedBy, d.arg(m), 0.9)
+		case Agency:
+			r.add(d.photo(), DistributedBy, d.arg(m), 0.9)
+		}
+	}
+	if m := d.takenOn(); m != nil {
+		r.add(d.photo(), TakenOn, d.arg(m), 0.85)
+	}
+	links, chains := d.placeStructure()
+	for _, l := range links {
+		r.add(d.arg(l.inner), LocatedIn, d.arg(l.outer), 0.8)
+	}
+	if m := d.depictedPlace(chains, links); m != nil {
+		r.add(d.photo(), DepictsPlace, d.arg(m), 0.75)
+	}
+	for _, m := range d.depictedPeople() {
+		r.add(d.photo(), DepictsPerson, d.arg(m), 0.7)
+	}
+	d.memberOf(r)
+	d.aliases(r)
+	d.controlledBy(r)
+	d.eventAt(r)
+	return r.list
+}
+
+// An arg is a relation argument: its text as written and its canonical id.
+type arg struct{ text, id string }
+
+func (d *doc) arg(m *mention) arg    { return arg{d.text[m.start:m.end], m.id} }
+func (d *doc) photo() arg            { return arg{PhotoSubject, "photo"} }
+func roleArg(text string) arg        { return arg{text, "role:" + strings.ToLower(text)} }
+func controllerArg(value string) arg { return arg{value, "controller:" + slug(value)} }
+
+type relSet struct {
+	list []Relation
+	seen map[[3]string]bool
+}
+
+func (r *relSet) add(s arg, rel RelationType, o arg, conf float64) {
+	k := [3]string{s.text, string(rel), o.text}
+	if r.seen[k] || s.text == o.text && s.id == o.id {
+		return
+	}
+	r.seen[k] = true
+	r.list = append(r.list, Relation{Subj: s.text, Rel: rel, Obj: o.text, SubjID: s.id, ObjID: o.id, Confidence: conf})
+}
+
+// body returns the description's mentions of one type, in order.
+func (d *doc) body(typ EntityType) []*mention {
+	var out []*mention
+	for _, m := range d.mentions {
+		if m.typ == typ && !m.credit {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// takenOn picks the date of the pictured scene: "Picture taken <date>",
+// else the last full date of the first sentence that has one, else the
+// first dated mention anywhere; never a date the caption says the picture
+// was released or uploaded on, and never a bare month.
+func (d *doc) takenOn() *mention {
+	dates := d.body(Date)
+	var usable []*mention
+	for _, m := range dates {
+		if m.date.precision == "month" && !m.date.hasYear {
+			continue
+		}
+		before := d.text[max(0, m.start-40):m.start]
+		if strings.Contains(strings.ToLower(before), "picture taken") || strings.Contains(strings.ToLower(before), "photo taken") {
+			return m
+		}
+		if releaseCue(before) {
+			continue
+		}
+		// "the 04 August blast": a date used as a modifier is an event's, not the picture's.
+		if !m.date.hasYear && m.te < len(d.toks) && d.text[m.end:d.toks[m.te].start] == " " && !isUpperStart(d.toks[m.te].text) &&
+			d.toks[m.te].lower != "in" && d.toks[m.te].lower != "at" && d.toks[m.te].lower != "on" {
+			continue
+		}
+		usable = append(usable, m)
+	}
+	if len(usable) == 0 {
+		return nil
+	}
+	first := d.sent[usable[0].ts]
+	var pick *mention
+	for _, m := range usable {
+		if d.sent[m.ts] != first {
+			break
+		}
+		if pick == nil || m.date.precision == "day" || pick.date.precision != "day" {
+			pick = m
+		}
+	}
+	return pick
+}
+
+// A link is a caption-stated containment: inner located_in outer.
+type link struct{ inner, outer *mention }
+
+// A chain is a run of place mentions the caption strings together ("Douma,
+// eastern Ghouta, near Damascus, Syria"), with how it is introduced.
+type chain struct {
+	places []*mention
+	score  int  // how strongly the chain is the setting; < 0 not at all
+	anchor bool // introduced by "near", "north of", ...
+}
+
+// placeStructure finds located_in links between consecutive places of a
+// sentence and groups places into chains.
+func (d *doc) placeStructure() ([]link, []chain) {
+	places := d.body(Place)
+	var links []link
+	var chains []chain
+	for i, p := range places {
+		if i > 0 {
+			q := places[i-1]
+			if d.sent[q.ts] == d.sent[p.ts] {
+				kind := d.classifyGap(q, p)
+				switch kind {
+				case gapForward:
+					links = append(links, link{q, p})
+				case gapReverse:
+					links = append(links, link{p, q})
+				case gapOfGeneric:
+					if placeRank(q) > placeRank(p) {
+						links = append(links, link{p, q})
+					} else {
+						links = append(links, link{q, p})
+					}
+				}
+				if kind != gapNone && kind != gapAnchor {
+					c := &chains[len(chains)-1]
+					c.places = append(c.places, p)
+					continue
+				}
+				if kind == gapAnchor {
+					// "X, north of Y": Y is a reference point for X's chain.
+					c := &chains[len(chains)-1]
+					c.places = append(c.places, p)
+					continue
+				}
+			}
+		}
+		score, anchor := d.introScore(p)
+		chains = append(chains, chain{places: []*mention{p}, score: score, anchor: anchor})
+	}
+	return links, chains
+}
+
+type gapKind int
+
+const (
+	gapNone      gapKind = iota
+	gapForward           // "X, Y", "X in Y", "X town, Y province"
+	gapReverse           // "Y's X"
+	gapOfGeneric         // "the X neighbourhood of Y", "the Y suburb of X": rank decides
+	gapAnchor            // "X, north of Y", "X near Y"
+)
+
+// gapWords splits the text between two mentions into lower-case words and
+// commas.
+func gapWords(gap string) []string {
+	var out []string
+	for _, f := range strings.Fields(strings.ToLower(gap)) {
+		for f != "" {
+			if i := strings.IndexByte(f, ','); i >= 0 {
+				if i > 0 {
+					out = append(out, f[:i])
+				}
+				out = append(out, ",")
+				f = f[i+1:]
+				continue
+			}
+			out = append(out, f)
+			break
+		}
+	}
+	return out
+}
+
+// fillerWord reports words that may stand between chained places without
+// changing their relation: articles, directions, nationality adjectives,
+// generic place words.
+func fillerWord(w string) bool {
+	w = strings.Trim(w, "-")
+	if i := strings.IndexByte(w, '-'); i > 0 { // "Syrian-Turkish", "rebel-held"
+		return fillerWord(w[:i]) && fillerWord(w[i+1:])
+	}
+	return w == "the" || w == "a" || w == "an" || directionWords[w] || placeGenerics[w] ||
+		genericModifiers[w] || commonWords[w] && !settingWords[w] && !notSettingWords[w] && !anchorWords[w] && w != "and" && w != "of"
+}
+
+// classifyGap reads the words between two places of one sentence.
+func (d *doc) classifyGap(a, b *mention) gapKind {
+	gap := d.text[a.end:b.start]
+	if gap == "'s " || gap == "’s " {
+		return gapReverse
+	}
+	if strings.ContainsAny(gap, ".;:()\"") {
+		return gapNone
+	}
+	words := gapWords(gap)
+	if len(words) > 12 {
+		return gapNone
+	}
+	// Walk back from b to the word that introduces it.
+	k := len(words) - 1
+	genericOf := false
+	for k >= 0 {
+		w := words[k]
+		switch {
+		case w == "of" && k > 0 && placeGenerics[words[k-1]]:
+			genericOf = true
+			k -= 2
+			continue
+		case w == "of" && k > 0 && anchorWords[words[k-1]]:
+			return gapAnchor
+		case w == "of" && k > 0 && words[k-1] == "site":
+			genericOf = true
+			k -= 2
+			continue
+		case fillerWord(w):
+			k--
+			continue
+		}
+		break
+	}
+	if k < 0 {
+		if genericOf {
+			return gapOfGeneric
+		}
+		return gapNone
+	}
+	w := words[k]
+	prefix := words[:k]
+	switch {
+	case w == "," || w == "in" || w == "inside" || w == "within":
+		if d.prefixOK(prefix) {
+			return gapForward
+		}
+	case anchorWords[w]:
+		if d.prefixOK(prefix) {
+			return gapAnchor
+		}
+	}
+	return gapNone
+}
+
+// prefixOK reports whether the words between the first place and the
+// connector that introduces the second only describe the first ("Tel Abyad
+// town, ..."), with at most short side phrases set off by commas ("X,
+// near the border, Y").
+func (d *doc) prefixOK(words []string) bool {
+	seg := 0
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if w == "," {
+			seg = 0
+			continue
+		}
+		seg++
+		if fillerWord(w) {
+			continue
+		}
+		// A side phrase: ", near the Syrian-Turkish border,".
+		if anchorWords[w] || w == "along" || w == "on" {
+			j := i + 1
+			for j < len(words) && words[j] != "," && fillerWord(words[j]) {
+				j++
+			}
+			if j < len(words) && words[j] == "," && j-i <= 5 {
+				i = j - 1
+				continue
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// placeRank orders places by size for "the X <generic> of Y", where either
+// may contain the other.
+func placeRank(m *mention) int {
+	p := m.place
+	if p == nil {
+		return 1
+	}
+	switch {
+	case p.Code == "PCLI" || p.Kind == "country":
+		return 6
+	case p.Code == "ADM1":
+		return 5
+	case p.Code == "PPLC" || p.Population >= 500000:
+		return 4
+	case p.Population >= 100000:
+		return 3
+	case p.GeoNamesID != 0 && p.Class == "P":
+		return 2
+	}
+	return 1
+}
+
+// introScore reads how a chain's first place is introduced: the dateline
+// at the start of a sentence or "in", "at", "view of" make it the setting;
+// "near" or "north of" make it an anchor; "from", "towards", "fled" or a
+// possessive before a title ("Syria's President") make it no setting.
+func (d *doc) introScore(p *mention) (int, bool) {
+	// "Syria's President ...": a possessive modifier, not a place shown.
+	after := d.text[p.end:]
+	if strings.HasPrefix(after, "'s ") || strings.HasPrefix(after, "’s ") {
+		k := p.te + 1
+		if k < len(d.toks) && (titleWords[d.toks[k].lower] || d.mentionAtToken(k) != nil && d.mentionAtToken(k).typ != Place) {
+			return -1, false
+		}
+	}
+	i := p.ts - 1
+	steps := 0
+	genericOf := false
+	for i >= 0 && d.sent[i] == d.sent[p.ts] && steps < 7 {
+		w := d.toks[i].lower
+		if m := d.mentionAtToken(i); m != nil && m.typ != Date {
+			if m.typ == Place {
+				break
+			}
+			i = m.ts - 1
+			steps++
+			continue
+		}
+		switch {
+		case w == "of" && i > 0 && d.toks[i-1].lower == "view":
+			return 3, false
+		case w == "of" && i > 0 && (placeGenerics[d.toks[i-1].lower] || d.toks[i-1].lower == "site"):
+			genericOf = true
+			i -= 2
+			steps += 2
+			continue
+		case w == "of" && i > 0 && anchorWords[d.toks[i-1].lower]:
+			return 1, true
+		case anchorWords[w] && w != "north" && w != "south" && w != "east" && w != "west":
+			return 1, true
+		case notSettingWords[w]:
+			return -1, false
+		case settingWords[w]:
+			if w == "of" {
+				return 2, false
+			}
+			return 2, false
+		case fillerWord(w) || strings.Contains(w, "-") || w == "s":
+			i--
+			steps++
+			continue
+		}
+		if genericOf {
+			return 2, false
+		}
+		return 1, false
+	}
+	if i < 0 || d.sent[i] != d.sent[p.ts] {
+		return 3, false // a dateline: "Idlib, Syria A boy ..."
+	}
+	return 1, false
+}
+
+// depictedPlace picks the setting: the innermost place of the strongest
+// setting chain in the first sentence that has one, later chains winning
+// ties (wire captions put the setting last, before the date).
+func (d *doc) depictedPlace(chains []chain, links []link) *mention {
+	if len(chains) == 0 {
+		return nil
+	}
+	dates := d.body(Date)
+	best := -1
+	bestScore := -1
+	sentence := -1
+	for i, c := range chains {
+		s := d.sent[c.places[0].ts]
+		if sentence >= 0 && s != sentence {
+			break
+		}
+		if c.score < 0 {
+			continue
+		}
+		score := c.score
+		last := c.places[len(c.places)-1]
+		for _, dm := range dates {
+			if dm.start >= last.end && d.sent[dm.ts] == s {
+				gap := strings.TrimSpace(d.text[last.end:dm.start])
+				if !c.anchor && (gap == "," || gap == "" || gap == "on" || gap == ", on") {
+					score++
+				}
+				break
+			}
+		}
+		if len(c.places) == 1 && placeRank(c.places[0]) >= 5 {
+			score--
+		}
+		if score >= bestScore {
+			best, bestScore, sentence = i, score, s
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	return innermost(chains[best].places, links)
+}
+
+// innermost returns the first place of ps that the links do not put inside
+// another place of ps... that is, the most specific one: no other place of
+// the chain is located in it.
+func innermost(ps []*mention, links []link) *mention {
+	for _, p := range ps {
+		contains := false
+		for _, l := range links {
+			if l.outer == p {
+				contains = true
+				break
+			}
+		}
+		if !contains {
+			return p
+		}
+	}
+	return ps[0]
+}
+
+// depictedPeople returns the people of the first sentence that the caption
+// shows: not those it only mentions ("forces loyal to President X",
+// "supporters of X", "pro-X").
+func (d *doc) depictedPeople() []*mention {
+	var out []*mention
+	for _, m := range d.body(Person) {
+		if d.sent[m.ts] != 0 {
+			continue
+		}
+		shown := true
+		for k := m.ts - 1; k >= 0 && k >= m.ts-4; k-- {
+			switch d.toks[k].lower {
+			case "to", "of", "against", "by", "defeating", "defeated", "beat", "beating", "pro", "anti",
+				"poster", "posters", "portrait", "portraits", "picture", "pictures", "image", "images", "for", "under":
+				shown = false
+			}
+			if d.mentionAtToken(k) != nil && d.mentionAtToken(k).typ == Person {
+				break
+			}
+		}
+		if shown {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// memberOf finds the depicted combatant and the group the caption says
+// they belong to: "A <group> fighter", "Members of the <group>", "a
+// soldier who defected to join the <group>"; and group-to-group membership:
+// "<parent>'s <group>", "<group>, which operates under the <parent>",
+// "<group> fighter, part of the <parent>".
+func (d *doc) memberOf(r *relSet) {
+	groups := d.body(ArmedGroup)
+	// Group to parent group.
+	for i, g := range groups {
+		if i > 0 {
+			p := groups[i-1]
+			gap := d.text[p.end:g.start]
+			if gap == "'s " || gap == "’s " {
+				r.add(d.arg(g), MemberOf, d.arg(p), 0.75)
+			}
+		}
+		if i+1 < len(groups) {
+			p := groups[i+1]
+			gap := strings.ToLower(d.text[g.end:p.start])
+			for _, cue := range []string{", which operates under the ", ", which operates under ", ", part of the ", ", a faction of the ", ", an affiliate of ", ", a unit of the "} {
+				if gap == cue {
+					r.add(d.arg(g), MemberOf, d.arg(p), 0.75)
+				}
+			}
+		}
+	}
+	// The depicted role: only the first sentence's first combatant counts.
+	for i, t := range d.toks {
+		if d.sent[i] != 0 {
+			break
+		}
+		if !roleWords[t.lower] || d.covered[i] {
+			continue
+		}
+		if d.notDepicted(i) {
+			continue
+		}
+		var g *mention
+		// "<group> fighter": the group ends right before the role.
+		if i > 0 {
+			if m := d.mentionAtToken(i - 1); m != nil && m.typ == ArmedGroup && m.te == i {
+				if gap := d.text[m.end:t.start]; gap == " " {
+					if !d.notDepicted(m.ts) {
+						g = m
+					}
+				}
+			}
+		}
+		// "Members of the <group>", "fighters from <group>".
+		if g == nil && i+1 < len(d.toks) {
+			k := i + 1
+			w := d.toks[k].lower
+			if w == "of" || w == "from" {
+				k++
+				if k < len(d.toks) && d.toks[k].lower == "the" {
+					k++
+				}
+				if m := d.mentionAtToken(k); m != nil && m.typ == ArmedGroup && m.ts == k {
+					g = m
+					// "Members of al Qaeda's Nusra Front": the member belongs to the inner group.
+					if m2 := d.mentionAtToken(m.te + 1); m2 != nil && m2.typ == ArmedGroup && (d.text[m.end:m2.start] == "'s " || d.text[m.end:m2.start] == "’s ") {
+						g = m2
+					}
+				}
+			}
+		}
+		// "a soldier, who has defected to join the <group>".
+		if g == nil {
+			rest := strings.ToLower(d.text[t.end:min(len(d.text), t.end+50)])
+			for _, cue := range []string{" who defected to join the ", ", who has defected to join the ", ", who defected to join the ", " who has defected to join the ", " who joined the "} {
+				if strings.HasPrefix(rest, cue) {
+					if m := d.mentionAtToken(d.tokenAt(t.end + len(cue))); m != nil && m.typ == ArmedGroup {
+						g = m
+					}
+				}
+			}
+		}
+		if g == nil {
+			continue
+		}
+		role := roleArg(t.text)
+		r.add(role, MemberOf, d.arg(g), 0.75)
+		// "..., part of the Free Syrian Army": the member belongs to the parent too.
+		rest := d.text[t.end:]
+		if strings.HasPrefix(rest, " (") {
+			if cl := strings.IndexByte(rest, ')'); cl > 0 && cl < 8 {
+				rest = rest[cl+1:]
+			}
+		}
+		for _, cue := range []string{", part of the ", ", part of "} {
+			if strings.HasPrefix(strings.ToLower(rest), cue) {
+				if m := d.mentionAtToken(d.tokenAt(len(d.text) - len(rest) + len(cue))); m != nil && m.typ == ArmedGroup {
+					r.add(role, MemberOf, d.arg(m), 0.7)
+				}
+			}
+		}
+		return
+	}
+}
+
+// notDepicted reports a combatant mention that is the other side of the
+// scene: "clashes with <group> fighters", "killed by ...", "belonged to ...".
+func (d *doc) notDepicted(i int) bool {
+	for k := i - 1; k >= 0 && k >= i-3; k-- {
+		switch d.toks[k].lower {
+		case "with", "against", "by", "between", "to", "from", "killed", "fight", "fighting", "battle", "attack", "on":
+			return true
+		}
+		if m := d.mentionAtToken(k); m != nil && m.typ == ArmedGroup {
+			k = m.ts
+		}
+	}
+	return false
+}
+
+// aliases links two mentions of one thing written differently: the later
+// one is the alias ("... Free Syrian Army ... the FSA said").
+func (d *doc) aliases(r *relSet) {
+	var named []*mention
+	for _, m := range d.mentions {
+		if m.credit || m.typ == Date || m.typ == Person || m.id == "" {
+			continue
+		}
+		named = append(named, m)
+	}
+	for i, b := range named {
+		for _, a := range named[:i] {
+			if a.id != b.id || a.typ != b.typ {
+				continue
+			}
+			ta, tb := aliasForm(d.text[a.start:a.end]), aliasForm(d.text[b.start:b.end])
+			if ta == tb || a.place != nil && placeKeyEqual(ta, tb) {
+				continue
+			}
+			r.add(d.arg(b), AliasOf, d.arg(a), 0.8)
+			break
+		}
+	}
+}
+
+// aliasForm is a name reduced so that case, a plural s and a trailing
+// "(ABBR)" do not make two mentions aliases.
+func aliasForm(s string) string {
+	if i := strings.Index(s, " ("); i > 0 {
+		s = s[:i]
+	}
+	s = strings.ToLower(s)
+	s = strings.TrimSuffix(s, "s")
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '-' }), " ")
+}
+
+func placeKeyEqual(a, b string) bool { return gazetteer.Key(a) == gazetteer.Key(b) }
+
+// controlledBy finds who holds a named place: "rebel-held X", "X,
+// controlled by <group>", "X ... in rebel hands", "<group>-held X",
+// "<subject> took control of X".
+func (d *doc) controlledBy(r *relSet) {
+	for _, p := range d.body(Place) {
+		before := strings.ToLower(d.text[max(0, p.start-60):p.start])
+		if ctl, ok := heldBefore(before); ok {
+			r.add(d.arg(p), ControlledBy, controllerArg(ctl), 0.75)
+			continue
+		}
+		// "Islamic State-held Raqqa".
+		if g := d.groupHeldBefore(p); g != nil {
+			r.add(d.arg(p), ControlledBy, d.arg(g), 0.75)
+			continue
+		}
+		if ctl, g := d.heldAfter(p); ctl != "" || g != nil {
+			if g != nil {
+				r.add(d.arg(p), ControlledBy, d.arg(g), 0.7)
+			} else {
+				r.add(d.arg(p), ControlledBy, controllerArg(ctl), 0.7)
+			}
+			continue
+		}
+	}
+	d.tookControl(r)
+}
+
+// heldBefore reads "rebel-held besieged town of " before a place.
+func heldBefore(before string) (string, bool) {
+	for _, set := range []struct {
+		cues []string
+		ctl  string
+	}{{rebelHeld, ControllerRebels}, {governmentHeld, ControllerGovernment}} {
+		for _, cue := range set.cues {
+			i := strings.LastIndex(before, cue)
+			if i < 0 {
+				continue
+			}
+			between := gapWords(before[i+len(cue):])
+			ok := true
+			for _, w := range between {
+				if w == "area" || w == "areas" || w == "part" || w == "parts" || !(fillerWord(w) || w == "of") {
+					ok = false
+				}
+			}
+			if ok {
+				return set.ctl, true
+			}
+		}
+	}
+	return "", false
+}
+
+func (d *doc) groupHeldBefore(p *mention) *mention {
+	if p.ts < 2 {
+		return nil
+	}
+	w := d.toks[p.ts-1].lower
+	if w != "held" && w != "controlled" {
+		return nil
+	}
+	if m := d.mentionAtToken(p.ts - 2); m != nil && m.typ == ArmedGroup {
+		return m
+	}
+	return nil
+}
+
+// heldAfter reads ", controlled by <group>", ", which is controlled by the
+// <group>", ", an area controlled by rebels", ", the only ... in rebel hands".
+func (d *doc) heldAfter(p *mention) (string, *mention) {
+	for k := p.te; k < len(d.toks) && k < p.te+10 && d.sent[k] == d.sent[p.ts]; k++ {
+		w := d.toks[k].lower
+		if m := d.mentionAtToken(k); m != nil && m.typ == Place && m != p {
+			return "", nil
+		}
+		if (w == "controlled" || w == "held" || w == "retaken" || w == "recaptured" || w == "captured" || w == "seized") && k+1 < len(d.toks) && d.toks[k+1].lower == "by" {
+			j := k + 2
+			if j < len(d.toks) && d.toks[j].lower == "the" {
+				j++
+			}
+			if j >= len(d.toks) {
+				return "", nil
+			}
+			if m := d.mentionAtToken(j); m != nil && m.typ == ArmedGroup {
+				return "", m
+			}
+			return controllerWord(d.toks[j:min(len(d.toks), j+4)]), nil
+		}
+		if w == "hands" && k >= 2 && d.toks[k-2].lower == "in" {
+			return controllerWord(d.toks[k-1 : k]), nil
+		}
+	}
+	return "", nil
+}
+
+// controllerWord maps "rebels", "opposition", "forces loyal to ...",
+// "government" to a normalised controller value.
+func controllerWord(toks []token) string {
+	if len(toks) == 0 {
+		return ""
+	}
+	switch toks[0].lower {
+	case "rebels", "rebel", "opposition", "insurgents", "insurgent":
+		return ControllerRebels
+	case "government", "regime", "pro":
+		return ControllerGovernment
+	case "forces", "troops":
+		if len(toks) >= 3 && toks[1].lower == "loyal" {
+			return ControllerGovernment
+		}
+	}
+	return ""
+}
+
+// tookControl reads "<subject> took control of X" and "<subject> ...
+// recaptured the site" where the site is the place just named.
+func (d *doc) tookControl(r *relSet) {
+	for i := 0; i < len(d.toks); i++ {
+		w := d.toks[i].lower
+		var k int
+		switch {
+		case (w == "took" || w == "gained" || w == "seized" || w == "retook" || w == "regained") && i+2 < len(d.toks) && d.toks[i+1].lower == "control" && d.toks[i+2].lower == "of":
+			k = i + 3
+		case w == "recaptured" || w == "captured" || w == "retook" || w == "liberated":
+			k = i + 1
+		default:
+			continue
+		}
+		if k >= len(d.toks) {
+			continue
+		}
+		var place *mention
+		if d.toks[k].lower == "the" && k+1 < len(d.toks) {
+			switch d.toks[k+1].lower {
+			case "site", "city", "town", "village":
+				// The place just named: "overlook the city of Palmyra after they recaptured the site".
+				for _, m := range d.body(Place) {
+					if m.end <= d.toks[i].start && d.sent[m.ts] == d.sent[i] {
+						place = m
+					}
+				}
+			}
+			k++
+		}
+		if place == nil {
+			if m := d.mentionAtToken(k); m != nil && m.typ == Place && m.ts == k {
+				place = m
+			}
+		}
+		if place == nil {
+			continue
+		}
+		ctl, group := d.sentenceSubject(i)
+		switch {
+		case group != nil:
+			r.add(d.arg(place), ControlledBy, d.arg(group), 0.65)
+		case ctl != "":
+			r.add(d.arg(place), ControlledBy, controllerArg(ctl), 0.65)
+		}
+	}
+}
+
+// sentenceSubject classifies who acts in the sentence of token i: rebels,
+// government forces, or a named group.
+func (d *doc) sentenceSubject(i int) (string, *mention) {
+	s := d.sent[i]
+	for k := 0; k < i; k++ {
+		if d.sent[k] != s {
+			continue
+		}
+		if m := d.mentionAtToken(k); m != nil && m.typ == ArmedGroup {
+			return "", m
+		}
+		switch d.toks[k].lower {
+		case "rebel", "rebels", "opposition", "insurgents":
+			return ControllerRebels, nil
+		case "government", "regime", "army", "soldiers", "troops":
+			if k > 0 && (d.toks[k-1].lower == "syrian" || d.toks[k-1].lower == "pro") || d.toks[k].lower == "government" || d.toks[k].lower == "regime" {
+				return ControllerGovernment, nil
+			}
+		}
+	}
+	return "", nil
+}
+
+// eventAt links a named event to the place stated for it: "<event> in
+// London", "<event> at Augusta National".
+func (d *doc) eventAt(r *relSet) {
+	for _, e := range d.body(Event) {
+		for _, p := range d.body(Place) {
+			if p.start < e.end || d.sent[p.ts] != d.sent[e.ts] {
+				continue
+			}
+			gap := strings.ToLower(d.text[e.end:p.start])
+			if gap == " in " || gap == " at " || gap == " at the " || gap == " in the " {
+				r.add(d.arg(e), EventAt, d.arg(p), 0.7)
+			}
+			break
+		}
+	}
+}

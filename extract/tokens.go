@@ -1,0 +1,90 @@
+package extract
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// A token is a maximal run of letters and digits in a caption. Everything
+// between tokens (spaces, hyphens, apostrophes, punctuation) is a gap that
+// rules inspect through the caption text itself.
+type token struct {
+	text       string // as written
+	lower      string // lower case, for word tests
+	start, end int    // byte offsets into the caption
+}
+
+// tokenize splits text into tokens.
+func tokenize(text string) []token {
+	toks := make([]token, 0, len(text)/5)
+	start := -1
+	for i, r := range text {
+		word := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+		switch {
+		case word && start < 0:
+			start = i
+		case !word && start >= 0:
+			toks = append(toks, newToken(text, start, i))
+			start = -1
+		}
+	}
+	if start >= 0 {
+		toks = append(toks, newToken(text, start, len(text)))
+	}
+	return toks
+}
+
+func newToken(text string, start, end int) token {
+	s := text[start:end]
+	return token{text: s, lower: strings.ToLower(s), start: start, end: end}
+}
+
+// isUpperStart reports whether s begins with an upper-case letter.
+func isUpperStart(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsUpper(r)
+}
+
+// isAllCaps reports whether s has at least two letters and no lower-case one.
+func isAllCaps(s string) bool {
+	n := 0
+	for _, r := range s {
+		if unicode.IsLower(r) {
+			return false
+		}
+		if unicode.IsLetter(r) {
+			n++
+		}
+	}
+	return n >= 2
+}
+
+// runeOffsets converts byte offsets of text to code-point offsets. It returns
+// a function valid for offsets at rune boundaries, which every token edge is.
+func runeOffsets(text string) func(int) int {
+	ascii := true
+	for i := 0; i < len(text); i++ {
+		if text[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return func(b int) int { return b }
+	}
+	idx := make([]int32, len(text)+1)
+	n := int32(0)
+	for i := range text {
+		idx[i] = n
+		n++
+	}
+	idx[len(text)] = n
+	// Fill continuation bytes so any offset maps to its rune's index.
+	for i := 1; i < len(text); i++ {
+		if !utf8.RuneStart(text[i]) {
+			idx[i] = idx[i-1]
+		}
+	}
+	return func(b int) int { return int(idx[b]) }
+}

@@ -1,0 +1,128 @@
+package extract
+
+// Word lists the caption grammar uses. They are about English and wire
+// style, never about particular captions.
+
+func set(words ...string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}
+
+// commonWords are capitalised words that open caption sentences or name
+// nationalities. A gazetteer happens to have villages called many of them,
+// so a single-word place match on one is not trusted.
+var commonWords = set(
+	"a", "an", "the", "this", "that", "these", "those", "his", "her", "their", "its", "our", "my",
+	"he", "she", "they", "it", "we", "i", "you", "there", "here", "some", "many", "most", "all",
+	"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "several",
+	"men", "man", "women", "woman", "boy", "boys", "girl", "girls", "child", "children", "people",
+	"members", "member", "fighters", "fighter", "soldiers", "soldier", "rebels", "rebel", "residents",
+	"civilians", "medics", "workers", "supporters", "protesters", "demonstrators", "mourners",
+	"relatives", "refugees", "families", "family", "smoke", "fire", "fires", "bodies", "body",
+	"picture", "photo", "file", "warning", "graphic", "content", "topshot", "editors", "note",
+	"general", "view", "aerial", "police", "troops", "forces", "army", "opposition", "government",
+	"regime", "islamist", "islamists", "militants", "jihadists", "insurgents", "activists",
+	"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+	"syrian", "syrians", "iraqi", "iraqis", "kurdish", "kurds", "turkish", "turks", "lebanese",
+	"yemeni", "yemenis", "libyan", "libyans", "ukrainian", "ukrainians", "russian", "russians",
+	"iranian", "american", "americans", "british", "french", "german", "israeli", "palestinian",
+	"palestinians", "jordanian", "saudi", "egyptian", "arab", "arabs", "afghan", "european",
+	"sunni", "shiite", "shia", "muslim", "muslims", "christian", "christians", "alawite", "druze",
+	"yazidi", "yazidis", "turkmen", "armenian", "chinese", "african", "western", "eastern",
+	"northern", "southern", "central", "new", "old", "free", "united", "national", "international",
+	"street", "city", "town", "village", "market", "camp", "border", "hospital", "school", "mosque",
+	"church", "square", "bridge", "road", "river", "mount", "lake", "sea", "port", "airport",
+	"after", "before", "during", "while", "as", "at", "in", "on", "of", "for", "with", "from", "by",
+	"near", "and", "but", "or", "if", "when", "where", "who", "what", "which", "why", "how",
+	"reuters", "president", "minister", "king", "prince", "leader", "commander",
+	"mother", "father", "brother", "sister", "son", "daughter", "wife", "husband",
+	"young", "little", "elderly", "injured", "wounded", "displaced", "local", "dead", "killed",
+	"smoke", "dust", "flames", "tanks", "tank", "aid", "food", "water", "life", "war", "peace",
+	"victory", "hope", "love", "home", "liberty", "independence", "freedom", "union", "congress",
+	"mercy", "paradise", "heaven", "rainbow", "success", "march", "may", "august", "june", "july",
+	"de", "la", "le", "el", "al", "ad", "as", "ash", "an", "ar", "at", "az",
+)
+
+// Generic words that follow a place name without being part of it:
+// "Ratian village", "Tabqa air base", "al-Mallah farms".
+var placeGenerics = set(
+	"neighbourhood", "neighborhood", "neighbourhoods", "neighborhoods", "district", "districts",
+	"village", "villages", "town", "city", "area", "areas", "countryside", "camp", "province",
+	"governorate", "region", "suburb", "suburbs", "base", "farms", "farm", "mosque", "street",
+	"market", "crossing", "valley", "square", "quarter", "outskirts", "frontline", "front",
+	"highway", "road", "stadium", "prison", "airport", "port", "hospital", "checkpoint", "hill",
+	"mountain", "mountains", "river", "dam", "desert", "plain", "plains", "border", "municipality",
+	"oblast", "state", "county", "island", "refinery", "field", "oilfield", "gate", "citadel",
+	"park", "bridge",
+)
+
+// Words that may stand between a place name and its generic word:
+// "Bab al-Salam refugee camp", "Tabqa military air base".
+var genericModifiers = set("refugee", "military", "air", "border", "old", "ancient", "main",
+	"displacement", "detention", "industrial", "residential", "street", "oil", "gas", "archaeological")
+
+// Adjectives of direction and position that stand before a place.
+var directionWords = set(
+	"north", "south", "east", "west", "northern", "southern", "eastern", "western", "central",
+	"northeastern", "northwestern", "southeastern", "southwestern", "northeast", "northwest",
+	"southeast", "southwest", "upper", "lower", "greater", "rural", "besieged", "ancient",
+	"coastal", "nearby", "neighbouring", "neighboring", "surrounding", "embattled",
+)
+
+// Words that mark a place as a reference point, not a container or a setting
+// in its own right.
+var anchorWords = set("near", "outside", "beside", "outskirts", "north", "south", "east", "west",
+	"northeast", "northwest", "southeast", "southwest", "northeastern", "northwestern",
+	"southeastern", "southwestern", "northern", "southern", "eastern", "western", "around", "off", "close")
+
+// Prepositions and verbs after which a place is not where the photo was taken.
+var notSettingWords = set("from", "towards", "toward", "to", "into", "against", "by", "with",
+	"fled", "flee", "fleeing", "between", "for", "and", "across", "than", "leaving", "left")
+
+// Prepositions after which a place is the setting.
+var settingWords = set("in", "at", "inside", "on", "over", "within", "overlooking", "overlook", "overlooks", "of")
+
+// Role nouns that are members of an armed group (member_of subjects).
+var roleWords = set(
+	"fighter", "fighters", "member", "members", "soldier", "soldiers", "militant", "militants",
+	"follower", "followers", "rebel", "rebels", "commander", "commanders", "sniper", "snipers",
+	"gunman", "gunmen", "recruit", "recruits", "volunteer", "volunteers", "officer", "officers",
+	"policeman", "policemen", "troops", "trooper", "guard", "guards", "jihadist", "jihadists",
+	"insurgent", "insurgents", "combatant", "combatants", "loyalist", "loyalists", "supporter", "supporters",
+)
+
+// Unit words that end an armed group's name: "Sultan Murad brigade".
+var unitWords = set("brigade", "brigades", "battalion", "battalions", "movement", "front",
+	"regiment", "division", "corps", "militia", "committees", "legion", "army", "forces", "units",
+	"group", "guards", "liwa", "katibat", "faction")
+
+// Titles that stand before a person's name, outside its span.
+var titleWords = set(
+	"president", "presidents", "minister", "king", "queen", "prince", "princess", "emir", "sheikh",
+	"pope", "general", "gen", "brigadier", "colonel", "col", "commander", "lieutenant", "major",
+	"captain", "sergeant", "mr", "mrs", "ms", "dr", "leader", "chancellor", "senator", "governor",
+	"ayatollah", "imam", "patriarch", "secretary", "envoy", "spokesman", "spokeswoman", "mayor",
+	"chief", "coach", "striker", "goalkeeper", "midfielder", "defender", "player", "activist",
+	"cleric", "sultan", "crown", "premier", "ambassador", "marshal", "photographer", "journalist",
+	"reporter", "director", "founder", "ruler", "dictator", "strongman", "counterpart",
+)
+
+// Kinship and company nouns after which a name is a person:
+// "her sister Marwa".
+var kinWords = set("sister", "brother", "son", "daughter", "mother", "father", "wife", "husband",
+	"friend", "cousin", "uncle", "aunt", "grandmother", "grandfather", "grandson", "granddaughter",
+	"nephew", "niece", "child", "baby", "teammate", "partner", "colleague")
+
+// Verbs of contact: their object is in the picture too.
+var contactVerbs = set("embraces", "hugs", "kisses", "greets", "meets", "consoles", "comforts",
+	"congratulates", "celebrates", "talks", "speaks", "shakes", "yells", "argues", "holds", "carries",
+	"helps", "joins", "visits", "looks", "chats", "poses", "walks", "stands", "sits", "listens", "welcomes")
+
+// Words that make "controlled_by rebels" or "government forces".
+var rebelHeld = []string{"rebel-held", "rebel held", "rebel-controlled", "rebel controlled",
+	"opposition-held", "opposition held", "opposition-controlled", "insurgent-held", "rebel-run"}
+var governmentHeld = []string{"government-held", "government held", "government-controlled",
+	"regime-held", "regime-controlled", "army-held", "government stronghold", "government strongholds"}
