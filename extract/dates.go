@@ -169,15 +169,17 @@ func atoi(s string) int {
 	return n
 }
 
-// releaseCue reports whether the words before a date say it is when the
-// picture was released or uploaded rather than taken.
+// releaseCue reports whether the words just before a date say it is when
+// the picture was released or uploaded rather than taken: "released by SANA
+// on", "uploaded". Words are whole: "government-provided" is no cue.
 func releaseCue(before string) bool {
-	b := strings.ToLower(before)
-	if len(b) > 60 {
-		b = b[len(b)-60:]
+	words := strings.Fields(strings.ToLower(before))
+	if len(words) > 6 {
+		words = words[len(words)-6:]
 	}
-	for _, w := range []string{"released", "uploaded", "provided", "posted", "published", "distributed", "obtained"} {
-		if strings.Contains(b, w) {
+	for _, w := range words {
+		switch strings.Trim(w, ",.;:()") {
+		case "released", "uploaded", "provided", "posted", "published", "distributed", "obtained", "issued":
 			return true
 		}
 	}

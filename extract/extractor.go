@@ -326,7 +326,7 @@ func (d *doc) accept(c candidate) *mention {
 	if !anyUpper {
 		return nil
 	}
-	if !isUpperStart(first.text) && single {
+	if !isUpperStart(first.text) && !lowerStartOK(d.toks[c.ts:c.te]) {
 		return nil
 	}
 	var best *mention
@@ -347,7 +347,8 @@ func (d *doc) accept(c candidate) *mention {
 	if best.typ == Place {
 		// "Idlib province", "Atmeh camp": the table knows the longer name,
 		// but a trailing lower-case generic word is outside the span.
-		for te-1 > c.ts && !isUpperStart(d.toks[te-1].text) && (placeGenerics[d.toks[te-1].lower] || genericModifiers[d.toks[te-1].lower]) {
+		for te-1 > c.ts && !isUpperStart(d.toks[te-1].text) && (placeGenerics[d.toks[te-1].lower] || genericModifiers[d.toks[te-1].lower] ||
+			d.toks[te-1].lower == "s" && isApostrophe(d.text[d.toks[te-2].end:d.toks[te-1].start])) {
 			te--
 		}
 		last = d.toks[te-1]
@@ -357,9 +358,35 @@ func (d *doc) accept(c candidate) *mention {
 	if len(last.text) == 1 && best.end < len(d.text) && d.text[best.end] == '.' && te-c.ts > 1 {
 		best.end++
 	}
+	// "al-Mallah": a lower-case article joined by a hyphen belongs to the name.
+	if c.ts > 0 && nameParticles[d.toks[c.ts-1].lower] && !isUpperStart(d.toks[c.ts-1].text) &&
+		d.text[d.toks[c.ts-1].end:first.start] == "-" && !d.covered[c.ts-1] {
+		best.ts--
+		best.start = d.toks[best.ts].start
+	}
 	d.extendName(best)
 	return best
 }
+
+// lowerStartOK reports whether a name that starts in lower case can still be
+// one: "al Qaeda", "eastern Ghouta", "free Syrian Army", but not "ancient
+// city of Palmyra".
+func lowerStartOK(toks []token) bool {
+	if len(toks) < 2 {
+		return false
+	}
+	if nameParticles[toks[0].lower] || compassWords[toks[0].lower] {
+		return true
+	}
+	for _, t := range toks[1:] {
+		if !isUpperStart(t.text) {
+			return false
+		}
+	}
+	return true
+}
+
+func isApostrophe(s string) bool { return s == "'" || s == "’" }
 
 // resolveRef builds the mention one trie ref stands for and scores it
 // against the other refs of the same span.
@@ -433,7 +460,7 @@ func placeScore(p *gazetteer.Place) float64 {
 	case "PCLI", "PCLD", "PCLF", "PCLS", "PCL":
 		s += 30
 	case "ADM1":
-		s += 8
+		s += 4 // below the city it is named after: "Aleppo" is the city unless "province" follows
 	case "PPLC":
 		s += 9
 	case "PPLA":

@@ -50,14 +50,61 @@ func (t *trie) step(node int32, tok string) (int32, bool) {
 	return next, ok
 }
 
-// nameTokens splits a table name the way captions are split, folded.
-func nameTokens(name string) []string {
-	toks := tokenize(name)
-	out := make([]string, len(toks))
-	for i, t := range toks {
-		out[i] = foldToken(t)
+// nameTokens splits a table name the way captions are split, folded, and
+// appends the tokens to dst. ASCII names, nearly all of them, take a fast
+// path; intern shares the token strings between names.
+func nameTokens(dst []string, name string, intern map[string]string) []string {
+	ascii := true
+	for i := 0; i < len(name); i++ {
+		if name[i] >= 0x80 {
+			ascii = false
+			break
+		}
 	}
-	return out
+	if !ascii {
+		for _, t := range tokenize(name) {
+			dst = append(dst, internString(intern, foldToken(t)))
+		}
+		return dst
+	}
+	var buf [64]byte
+	w := buf[:0]
+	flush := func() {
+		if len(w) > 0 {
+			dst = append(dst, internBytes(intern, w))
+			w = w[:0]
+		}
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+			w = append(w, c)
+		case c >= 'A' && c <= 'Z':
+			w = append(w, c+'a'-'A')
+		default:
+			flush()
+		}
+	}
+	flush()
+	return dst
+}
+
+func internBytes(m map[string]string, b []byte) string {
+	if s, ok := m[string(b)]; ok { // no allocation for the look-up
+		return s
+	}
+	s := string(b)
+	m[s] = s
+	return s
+}
+
+func internString(m map[string]string, s string) string {
+	if have, ok := m[s]; ok {
+		return have
+	}
+	m[s] = s
+	return s
 }
 
 // foldToken returns the form of a token used for look-ups: lower case
@@ -90,9 +137,14 @@ func isAcronymName(name string) bool {
 
 // buildTrie indexes every gazetteer, group and term name.
 func buildTrie(ix *gazetteer.Index) *trie {
-	t := &trie{edges: make(map[edge]int32, 1<<20), refs: make([][]ref, 1, 1<<20)}
+	n := 0
+	ix.Names(func(string, gazetteer.NameKind, int) bool { n++; return true })
+	// Most names add one or two edges; sizing for that avoids rehashing.
+	t := &trie{edges: make(map[edge]int32, n*3/2), refs: make([][]ref, 1, n*3/2)}
+	intern := make(map[string]string, n/2)
+	var toks []string
 	ix.Names(func(name string, kind gazetteer.NameKind, idx int) bool {
-		toks := nameTokens(name)
+		toks = nameTokens(toks[:0], name, intern)
 		// "the White Helmets": the article is never part of a span.
 		if len(toks) > 1 && toks[0] == "the" {
 			toks = toks[1:]

@@ -36,7 +36,7 @@ func (d *doc) relations() []Relation {
 	}
 	d.memberOf(r)
 	d.aliases(r)
-	d.controlledBy(r)
+	d.controlledBy(r, links)
 	d.eventAt(r)
 	return r.list
 }
@@ -137,16 +137,26 @@ func (d *doc) placeStructure() ([]link, []chain) {
 			q := places[i-1]
 			if d.sent[q.ts] == d.sent[p.ts] {
 				kind := d.classifyGap(q, p)
+				var l link
 				switch kind {
 				case gapForward:
-					links = append(links, link{q, p})
+					l = link{q, p}
 				case gapReverse:
-					links = append(links, link{p, q})
+					l = link{p, q}
 				case gapOfGeneric:
 					if placeRank(q) > placeRank(p) {
-						links = append(links, link{p, q})
+						l = link{p, q}
 					} else {
-						links = append(links, link{q, p})
+						l = link{q, p}
+					}
+				}
+				// A country or province is never inside a town: "strikes on
+				// Yemen, in Sanaa" strings two settings together.
+				if l.inner != nil {
+					if placeRank(l.inner) >= 5 && placeRank(l.outer) < placeRank(l.inner) {
+						kind = gapNone
+					} else {
+						links = append(links, l)
 					}
 				}
 				if kind != gapNone && kind != gapAnchor {
@@ -289,7 +299,7 @@ func (d *doc) prefixOK(words []string) bool {
 			for j < len(words) && words[j] != "," && fillerWord(words[j]) {
 				j++
 			}
-			if j < len(words) && words[j] == "," && j-i <= 5 {
+			if (j == len(words) || words[j] == ",") && j-i <= 5 {
 				i = j - 1
 				continue
 			}
@@ -334,6 +344,16 @@ func (d *doc) introScore(p *mention) (int, bool) {
 			return -1, false
 		}
 	}
+	// "..., which overlooks X": a place in a relative clause describes
+	// something else; it is not the scene.
+	for k := p.ts - 1; k > 0 && d.sent[k] == d.sent[p.ts]; k-- {
+		if strings.ContainsAny(d.text[d.toks[k-1].end:d.toks[k].start], ",;") {
+			if relativeWords[d.toks[k].lower] {
+				return -1, false
+			}
+			break
+		}
+	}
 	i := p.ts - 1
 	steps := 0
 	genericOf := false
@@ -349,7 +369,7 @@ func (d *doc) introScore(p *mention) (int, bool) {
 		}
 		switch {
 		case w == "of" && i > 0 && d.toks[i-1].lower == "view":
-			return 3, false
+			return 4, false // "A general view of X" shows X
 		case w == "of" && i > 0 && (placeGenerics[d.toks[i-1].lower] || d.toks[i-1].lower == "site"):
 			genericOf = true
 			i -= 2
@@ -357,8 +377,10 @@ func (d *doc) introScore(p *mention) (int, bool) {
 			continue
 		case w == "of" && i > 0 && anchorWords[d.toks[i-1].lower]:
 			return 1, true
-		case anchorWords[w] && w != "north" && w != "south" && w != "east" && w != "west":
+		case nearWords[w]:
 			return 1, true
+		case w == "from" && i > 0 && emissionVerbs[d.toks[i-1].lower]:
+			return 2, false // "smoke rises from X" shows X
 		case notSettingWords[w]:
 			return -1, false
 		case settingWords[w]:
@@ -405,7 +427,13 @@ func (d *doc) depictedPlace(chains []chain, links []link) *mention {
 		last := c.places[len(c.places)-1]
 		for _, dm := range dates {
 			if dm.start >= last.end && d.sent[dm.ts] == s {
-				gap := strings.TrimSpace(d.text[last.end:dm.start])
+				gap := strings.Join(gapWords(d.text[last.end:dm.start]), " ")
+				for _, w := range gapWords(gap) {
+					if placeGenerics[w] {
+						gap = strings.Replace(gap, w, "", 1)
+					}
+				}
+				gap = strings.TrimSpace(gap)
 				if !c.anchor && (gap == "," || gap == "" || gap == "on" || gap == ", on") {
 					score++
 				}
@@ -422,7 +450,19 @@ func (d *doc) depictedPlace(chains []chain, links []link) *mention {
 	if best < 0 {
 		return nil
 	}
-	return innermost(chains[best].places, links)
+	pick := innermost(chains[best].places, links)
+	// "near Bakhmut, ..., in the Donetsk region": a region is the setting
+	// only when the sentence names nothing more specific.
+	if placeRank(pick) >= 5 {
+		for _, c := range chains {
+			if d.sent[c.places[0].ts] == sentence && c.score >= 0 {
+				if p := innermost(c.places, links); placeRank(p) < 5 {
+					return p
+				}
+			}
+		}
+	}
+	return pick
 }
 
 // innermost returns the first place of ps that the links do not put inside
@@ -454,14 +494,17 @@ func (d *doc) depictedPeople() []*mention {
 			continue
 		}
 		shown := true
+	scan:
 		for k := m.ts - 1; k >= 0 && k >= m.ts-4; k-- {
-			switch d.toks[k].lower {
-			case "to", "of", "against", "by", "defeating", "defeated", "beat", "beating", "pro", "anti",
-				"poster", "posters", "portrait", "portraits", "picture", "pictures", "image", "images", "for", "under":
+			w := d.toks[k].lower
+			switch {
+			case contactVerbs[w]:
+				break scan // "embraces Andy Murray of Britain"
+			case w == "to", w == "of", w == "against", w == "by", w == "defeating", w == "defeated", w == "beat",
+				w == "beating", w == "pro", w == "anti", w == "poster", w == "posters", w == "portrait",
+				w == "portraits", w == "picture", w == "pictures", w == "image", w == "images", w == "for", w == "under":
 				shown = false
-			}
-			if d.mentionAtToken(k) != nil && d.mentionAtToken(k).typ == Person {
-				break
+				break scan
 			}
 		}
 		if shown {
@@ -574,14 +617,17 @@ func (d *doc) memberOf(r *relSet) {
 // notDepicted reports a combatant mention that is the other side of the
 // scene: "clashes with <group> fighters", "killed by ...", "belonged to ...".
 func (d *doc) notDepicted(i int) bool {
-	for k := i - 1; k >= 0 && k >= i-3; k-- {
+	steps := 0
+	for k := i - 1; k >= 0 && steps < 3; k-- {
+		if m := d.mentionAtToken(k); m != nil && m.typ == ArmedGroup {
+			k = m.ts // a group name counts as one word
+		}
 		switch d.toks[k].lower {
-		case "with", "against", "by", "between", "to", "from", "killed", "fight", "fighting", "battle", "attack", "on":
+		case "with", "against", "by", "between", "from", "killed", "fight", "fighting", "battle", "attack", "on",
+			"belonged", "belonging", "loyal", "after", "as", "while", "when", "before", "until", "since":
 			return true
 		}
-		if m := d.mentionAtToken(k); m != nil && m.typ == ArmedGroup {
-			k = m.ts
-		}
+		steps++
 	}
 	return false
 }
@@ -627,7 +673,21 @@ func placeKeyEqual(a, b string) bool { return gazetteer.Key(a) == gazetteer.Key(
 // controlledBy finds who holds a named place: "rebel-held X", "X,
 // controlled by <group>", "X ... in rebel hands", "<group>-held X",
 // "<subject> took control of X".
-func (d *doc) controlledBy(r *relSet) {
+func (d *doc) controlledBy(r *relSet, links []link) {
+	// "Douma in Syria, an area controlled by rebels": the phrase describes
+	// the chain's innermost place, not the country after it.
+	inner := func(p *mention) *mention {
+		for changed := true; changed; {
+			changed = false
+			for _, l := range links {
+				if l.outer == p {
+					p, changed = l.inner, true
+					break
+				}
+			}
+		}
+		return p
+	}
 	for _, p := range d.body(Place) {
 		before := strings.ToLower(d.text[max(0, p.start-60):p.start])
 		if ctl, ok := heldBefore(before); ok {
@@ -641,9 +701,9 @@ func (d *doc) controlledBy(r *relSet) {
 		}
 		if ctl, g := d.heldAfter(p); ctl != "" || g != nil {
 			if g != nil {
-				r.add(d.arg(p), ControlledBy, d.arg(g), 0.7)
+				r.add(d.arg(inner(p)), ControlledBy, d.arg(g), 0.7)
 			} else {
-				r.add(d.arg(p), ControlledBy, controllerArg(ctl), 0.7)
+				r.add(d.arg(inner(p)), ControlledBy, controllerArg(ctl), 0.7)
 			}
 			continue
 		}

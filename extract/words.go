@@ -72,11 +72,17 @@ var directionWords = set(
 	"coastal", "nearby", "neighbouring", "neighboring", "surrounding", "embattled",
 )
 
+// Compass adjectives that may open a regional name: "eastern Ghouta".
+var compassWords = set("eastern", "western", "northern", "southern", "central", "north", "south", "east", "west")
+
 // Words that mark a place as a reference point, not a container or a setting
 // in its own right.
 var anchorWords = set("near", "outside", "beside", "outskirts", "north", "south", "east", "west",
 	"northeast", "northwest", "southeast", "southwest", "northeastern", "northwestern",
 	"southeastern", "southwestern", "northern", "southern", "eastern", "western", "around", "off", "close")
+
+// Words that make the place after them a reference point: "near X".
+var nearWords = set("near", "outside", "beside", "around", "off", "close", "outskirts", "nearby")
 
 // Prepositions and verbs after which a place is not where the photo was taken.
 var notSettingWords = set("from", "towards", "toward", "to", "into", "against", "by", "with",
@@ -84,6 +90,13 @@ var notSettingWords = set("from", "towards", "toward", "to", "into", "against", 
 
 // Prepositions after which a place is the setting.
 var settingWords = set("in", "at", "inside", "on", "over", "within", "overlooking", "overlook", "overlooks", "of")
+
+// Verbs after which "from X" names what is shown: "smoke rises from X".
+var emissionVerbs = set("rises", "rise", "rising", "billows", "billow", "billowing", "pours", "erupts", "emerges")
+
+// Words that open a relative clause: a place inside one describes
+// something, it is not the scene.
+var relativeWords = set("which", "who", "whose", "where", "whom")
 
 // Role nouns that are members of an armed group (member_of subjects).
 var roleWords = set(

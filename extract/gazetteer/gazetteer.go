@@ -70,7 +70,7 @@ var GroupTypes = []string{"state forces", "rebel group", "jihadist group", "mili
 type Term struct {
 	ID       string   // "agency:<slug>", "org:<slug>" or "event:<slug>"
 	Name     string   // canonical name
-	Type     string   // AGENCY, ORGANIZATION or EVENT
+	Type     string   // AGENCY, ORGANIZATION, EVENT or PERSON (public figures captions name by surname alone)
 	Variants []string // other names and spellings
 }
 
@@ -503,7 +503,7 @@ func validType(t string) bool {
 	return false
 }
 
-var termPrefix = map[string]string{"AGENCY": "agency:", "ORGANIZATION": "org:", "EVENT": "event:"}
+var termPrefix = map[string]string{"AGENCY": "agency:", "ORGANIZATION": "org:", "EVENT": "event:", "PERSON": "person:"}
 
 func readLexicon(d *Data) error {
 	seen := map[string]bool{}
