@@ -420,7 +420,7 @@ func (d *doc) resolveRef(r ref, surface string, single bool, c candidate) (*ment
 		}
 		// "Serena Williams": a minor place's name inside a longer capitalised
 		// run is part of some other name.
-		if !major && !p.Curated && (d.capitalNeighbour(c.ts-1, c.ts) || d.capitalNeighbour(c.te-1, c.te)) {
+		if !p.IsCountry() && !p.IsDivision() && !p.Curated && (d.capitalNeighbour(c.ts-1, c.ts) || d.capitalNeighbour(c.te-1, c.te)) {
 			return nil, 0
 		}
 		return &mention{typ: Place, id: p.ID, canonical: p.Name, conf: 0.95, place: p}, placeScore(p)
@@ -447,7 +447,7 @@ func (d *doc) capitalNeighbour(a, b int) bool {
 // conflict regions the captions mostly cover, then importance.
 func placeScore(p *gazetteer.Place) float64 {
 	s := math.Log10(float64(p.Population) + 10)
-	if p.GeoNamesID == 0 {
+	if p.Curated {
 		s += 20
 	}
 	switch p.Country {
@@ -482,6 +482,17 @@ func (d *doc) extendName(m *mention) {
 				m.end = d.toks[m.te].end
 				m.te++
 			}
+		}
+	case Person:
+		// "Mohammed Abbas": a known surname after a first name is someone
+		// else of that name, not the public figure.
+		k := m.ts
+		for k > 0 && d.capitalNeighbour(k-1, k) && !d.covered[k-1] {
+			k--
+		}
+		if k < m.ts && m.te-m.ts == 1 {
+			m.ts, m.start = k, d.toks[k].start
+			m.id, m.canonical, m.term, m.conf = "person:"+slug(d.text[m.start:m.end]), "", nil, confContext
 		}
 	case Event:
 		if m.ts > 0 && isYear(d.toks[m.ts-1].text) && d.text[d.toks[m.ts-1].end:m.start] == " " && !d.covered[m.ts-1] {

@@ -109,6 +109,35 @@ func (d *doc) findPeople() {
 		d.add(m)
 		i = j - 1
 	}
+	d.surnames()
+}
+
+// surnames finds later mentions of a person by surname alone: "President
+// Jane Roe ... Roe said". They name the same person, so they share the id.
+func (d *doc) surnames() {
+	known := make(map[string]*mention)
+	for _, m := range d.mentions {
+		if m.typ == Person && m.te-m.ts >= 2 {
+			known[d.toks[m.te-1].text] = m
+		}
+	}
+	if len(known) == 0 {
+		return
+	}
+	// A surname the lexicon also knows ("Abbas") is this caption's person.
+	for _, m := range d.mentions {
+		if full, ok := known[d.text[m.start:m.end]]; ok && m.typ == Person && m.te-m.ts == 1 && m.ts >= full.te {
+			m.id, m.canonical, m.term = full.id, d.text[full.start:full.end], nil
+		}
+	}
+	for i, t := range d.toks {
+		full, ok := known[t.text]
+		if !ok || d.covered[i] || i < full.te || !isUpperStart(t.text) {
+			continue
+		}
+		d.add(&mention{typ: Person, start: t.start, end: t.end, ts: i, te: i + 1, id: full.id,
+			canonical: d.text[full.start:full.end], conf: 0.7})
+	}
 }
 
 // ageApposition reports text such as ", 30," or ", a 9-year-old".
