@@ -68,11 +68,12 @@ CAPGRAPH_WORKERS, ...) and a capgraph.yaml file, in that order of precedence.` +
 	for _, c := range root.Commands() {
 		c.SetFlagErrorFunc(root.FlagErrorFunc())
 	}
-	root.Args = func(cmd *cobra.Command, args []string) error {
+	root.Args = cobra.ArbitraryArgs
+	root.RunE = func(cmd *cobra.Command, args []string) error {
 		if len(args) > 0 {
 			return &usageError{fmt.Errorf("unknown command %q", args[0])}
 		}
-		return nil
+		return cmd.Help()
 	}
 	return root
 }

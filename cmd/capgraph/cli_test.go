@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// writeFile writes content to name in dir and returns its path.
+func writeFile(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestExtractCLI(t *testing.T) {
+	dir := t.TempDir()
+	good := writeFile(t, dir, "good.jsonl", `{"id":"a","text":"A man walks in Aleppo, Syria, May 3, 2016. REUTERS/Jane Doe"}`+"\n")
+	badJSON := writeFile(t, dir, "bad.jsonl", `{"id":"a","text":"One in Homs."}`+"\n"+`{"id":"b","text":`+"\n"+`{"id":"c","text":"Three in Hama."}`+"\n")
+	badUTF8 := writeFile(t, dir, "utf8.txt", "fine caption\nbad \xff caption\n")
+	nul := writeFile(t, dir, "nul.txt", "caption with \x00 byte\n")
+	huge := writeFile(t, dir, "huge.txt", "ok\n"+strings.Repeat("a", 10<<20)+"\nok again\n")
+	empty := writeFile(t, dir, "empty.txt", "")
+	noText := writeFile(t, dir, "notext.csv", "id,caption\n1,hello\n")
+	csvOK := writeFile(t, dir, "ok.csv", "key,body\nk1,\"A boy in Idlib, Syria.\"\n")
+
+	tests := []struct {
+		name   string
+		args   []string
+		stdin  string
+		code   int
+		stdout string // wanted substring
+		stderr string // wanted substring
+		lines  int    // wanted stdout lines, -1 to skip
+	}{
+		{"jsonl file", []string{"extract", good}, "", exitOK, `"type":"PLACE"`, "", 1},
+		{"stdin text", []string{"extract"}, "A man in Homs.\n\nAnother in Hama.\n", exitOK, `"id":"-:3"`, "", 2},
+		{"malformed json names file and line", []string{"extract", badJSON}, "", exitError, `"id":"a"`, "bad.jsonl:2: invalid JSON", 1},
+		{"keep going skips and counts", []string{"extract", "-k", badJSON}, "", exitPartial, `"id":"c"`, "skipped 1 bad records", 2},
+		{"invalid utf8", []string{"extract", badUTF8}, "", exitError, "", "utf8.txt:2: invalid UTF-8", 1},
+		{"nul byte", []string{"extract", nul}, "", exitError, "", "nul.txt:1: NUL byte in text", 0},
+		{"10 MB line", []string{"extract", "--keep-going", huge}, "", exitPartial, `"id":`, "huge.txt:2: caption longer than", 2},
+		{"empty file", []string{"extract", empty}, "", exitOK, "", "", 0},
+		{"csv without text column", []string{"extract", noText}, "", exitError, "", `notext.csv:1: field "text": no such column`, 0},
+		{"csv columns by flag", []string{"extract", "--id-column", "key", "--text-column", "body", csvOK}, "", exitOK, `"id":"k1"`, "", 1},
+		{"missing file", []string{"extract", filepath.Join(dir, "nope.txt")}, "", exitError, "", "no such file or directory", 0},
+		{"bad input format", []string{"extract", "--input-format", "xml"}, "", exitUsage, "", `--input-format: "xml" is not one of`, 0},
+		{"unknown flag", []string{"extract", "--nope"}, "", exitUsage, "", "unknown flag: --nope", 0},
+		{"unknown command", []string{"frobnicate"}, "", exitUsage, "", `unknown command "frobnicate"`, 0},
+		{"eval needs gold", []string{"eval"}, "", exitUsage, "", "--gold is required", 0},
+		{"eval bad output", []string{"eval", "--gold", good, "-o", "xml"}, "", exitUsage, "", `--output: "xml"`, 0},
+		{"bad config value", []string{"extract", "--log-level", "loud"}, "", exitUsage, "", "log_level", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(t.Context(), tt.args, strings.NewReader(tt.stdin), &stdout, &stderr)
+			if code != tt.code {
+				t.Errorf("exit code %d, want %d; stderr:\n%s", code, tt.code, stderr.String())
+			}
+			if !strings.Contains(stdout.String(), tt.stdout) {
+				t.Errorf("stdout lacks %q:\n%.500s", tt.stdout, stdout.String())
+			}
+			if !strings.Contains(stderr.String(), tt.stderr) {
+				t.Errorf("stderr lacks %q:\n%s", tt.stderr, stderr.String())
+			}
+			if tt.lines >= 0 {
+				if n := strings.Count(stdout.String(), "\n"); n != tt.lines {
+					t.Errorf("stdout has %d lines, want %d", n, tt.lines)
+				}
+			}
+		})
+	}
+}
+
+func TestExtractKeepsInputOrder(t *testing.T) {
+	var in strings.Builder
+	for i := range 300 {
+		in.WriteString("A man number ")
+		in.WriteString(strings.Repeat("x", i%7))
+		in.WriteString(" walks in Aleppo, Syria.\n")
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run(t.Context(), []string{"extract", "-w", "4"}, strings.NewReader(in.String()), &stdout, &stderr); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	dec := json.NewDecoder(&stdout)
+	for i := 1; i <= 300; i++ {
+		var x struct{ ID string }
+		if err := dec.Decode(&x); err != nil {
+			t.Fatal(err)
+		}
+		if want := "-:" + strconv.Itoa(i); x.ID != want {
+			t.Fatalf("caption %d has id %q, want %q", i, x.ID, want)
+		}
+	}
+}
