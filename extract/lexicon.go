@@ -13,27 +13,34 @@ type ref struct {
 	acronym bool // the name is an all-caps abbreviation: the caption must write it in capitals too
 }
 
-type edge struct {
-	from int32
-	tok  string
-}
-
-// A trie maps folded token sequences to the names that spell them. It is a
-// single hash map of edges, which is smaller and faster to build than a tree
-// of maps; matching walks it one caption token at a time.
+// A trie maps folded token sequences to the names that spell them. Tokens
+// are interned to small integers, and the whole tree is one hash map from
+// (node, token) to child node: smaller and faster to build than a tree of
+// maps. Matching walks it one caption token at a time.
 type trie struct {
-	edges map[edge]int32
-	refs  [][]ref // by node; node 0 is the root
+	tokens map[string]uint32 // folded token -> token id
+	edges  map[uint64]int32  // node<<32 | token id -> child node
+	refs   [][]ref           // by node; node 0 is the root
 }
 
-func (t *trie) add(toks []string, r ref) {
+func (t *trie) tokenID(tok string) uint32 {
+	id, ok := t.tokens[tok]
+	if !ok {
+		id = uint32(len(t.tokens))
+		t.tokens[tok] = id
+	}
+	return id
+}
+
+func (t *trie) add(toks []uint32, r ref) {
 	node := int32(0)
 	for _, tok := range toks {
-		next, ok := t.edges[edge{node, tok}]
+		k := uint64(node)<<32 | uint64(tok)
+		next, ok := t.edges[k]
 		if !ok {
 			next = int32(len(t.refs))
 			t.refs = append(t.refs, nil)
-			t.edges[edge{node, tok}] = next
+			t.edges[k] = next
 		}
 		node = next
 	}
@@ -45,15 +52,20 @@ func (t *trie) add(toks []string, r ref) {
 	t.refs[node] = append(t.refs[node], r)
 }
 
+// step follows the edge for a folded caption token from node.
 func (t *trie) step(node int32, tok string) (int32, bool) {
-	next, ok := t.edges[edge{node, tok}]
+	id, ok := t.tokens[tok]
+	if !ok {
+		return 0, false
+	}
+	next, ok := t.edges[uint64(node)<<32|uint64(id)]
 	return next, ok
 }
 
-// nameTokens splits a table name the way captions are split, folded, and
-// appends the tokens to dst. ASCII names, nearly all of them, take a fast
-// path; intern shares the token strings between names.
-func nameTokens(dst []string, name string, intern map[string]string) []string {
+// nameTokens splits a table name the way captions are split, folds each
+// token and appends its id to dst. ASCII names, nearly all of them, take a
+// fast path that allocates only for tokens the trie has not seen.
+func (t *trie) nameTokens(dst []uint32, name string) []uint32 {
 	ascii := true
 	for i := 0; i < len(name); i++ {
 		if name[i] >= 0x80 {
@@ -62,8 +74,8 @@ func nameTokens(dst []string, name string, intern map[string]string) []string {
 		}
 	}
 	if !ascii {
-		for _, t := range tokenize(name) {
-			dst = append(dst, internString(intern, foldToken(t)))
+		for _, tok := range tokenize(name) {
+			dst = append(dst, t.tokenID(foldToken(tok)))
 		}
 		return dst
 	}
@@ -71,7 +83,11 @@ func nameTokens(dst []string, name string, intern map[string]string) []string {
 	w := buf[:0]
 	flush := func() {
 		if len(w) > 0 {
-			dst = append(dst, internBytes(intern, w))
+			id, ok := t.tokens[string(w)] // no allocation for the look-up
+			if !ok {
+				id = t.tokenID(string(w))
+			}
+			dst = append(dst, id)
 			w = w[:0]
 		}
 	}
@@ -88,23 +104,6 @@ func nameTokens(dst []string, name string, intern map[string]string) []string {
 	}
 	flush()
 	return dst
-}
-
-func internBytes(m map[string]string, b []byte) string {
-	if s, ok := m[string(b)]; ok { // no allocation for the look-up
-		return s
-	}
-	s := string(b)
-	m[s] = s
-	return s
-}
-
-func internString(m map[string]string, s string) string {
-	if have, ok := m[s]; ok {
-		return have
-	}
-	m[s] = s
-	return s
 }
 
 // foldToken returns the form of a token used for look-ups: lower case
@@ -140,13 +139,13 @@ func buildTrie(ix *gazetteer.Index) *trie {
 	n := 0
 	ix.Names(func(string, gazetteer.NameKind, int) bool { n++; return true })
 	// Most names add one or two edges; sizing for that avoids rehashing.
-	t := &trie{edges: make(map[edge]int32, n*3/2), refs: make([][]ref, 1, n*3/2)}
-	intern := make(map[string]string, n/2)
-	var toks []string
+	t := &trie{tokens: make(map[string]uint32, n/2), edges: make(map[uint64]int32, n*3/2), refs: make([][]ref, 1, n*3/2)}
+	the := t.tokenID("the")
+	var toks []uint32
 	ix.Names(func(name string, kind gazetteer.NameKind, idx int) bool {
-		toks = nameTokens(toks[:0], name, intern)
+		toks = t.nameTokens(toks[:0], name)
 		// "the White Helmets": the article is never part of a span.
-		if len(toks) > 1 && toks[0] == "the" {
+		if len(toks) > 1 && toks[0] == the {
 			toks = toks[1:]
 		}
 		if len(toks) == 0 || len(toks) > 8 {
