@@ -159,10 +159,13 @@ func (d *doc) placeStructure() ([]link, []chain) {
 						links = append(links, l)
 					}
 				}
-				if kind != gapNone && kind != gapAnchor {
+				if kind != gapNone && kind != gapAnchor && kind != gapAlias {
 					c := &chains[len(chains)-1]
 					c.places = append(c.places, p)
 					continue
+				}
+				if kind == gapAlias {
+					continue // another name of the place before: no chain of its own
 				}
 				if kind == gapAnchor {
 					// "X, north of Y": Y is a reference point for X's chain.
@@ -186,7 +189,37 @@ const (
 	gapReverse           // "Y's X"
 	gapOfGeneric         // "the X neighbourhood of Y", "the Y suburb of X": rank decides
 	gapAnchor            // "X, north of Y", "X near Y"
+	gapAlias             // "X, also known as Y": one place, two names
 )
+
+// maskedGap returns the text between two offsets with every mention inside
+// it replaced by the word "ent", so that "held by the alliance Hayat Tahrir
+// al-Sham (HTS)," reads as words and commas.
+func (d *doc) maskedGap(from, to int) string {
+	var b strings.Builder
+	pos := from
+	for _, m := range d.mentions {
+		if m.credit || m.start < from || m.end > to {
+			continue
+		}
+		b.WriteString(d.text[pos:m.start])
+		b.WriteString("ent")
+		pos = m.end
+	}
+	b.WriteString(d.text[pos:to])
+	return b.String()
+}
+
+// alsoKnownAs reports a gap that introduces another name for what precedes it.
+func alsoKnownAs(gap string) bool {
+	g := strings.ToLower(strings.TrimSpace(gap))
+	for _, cue := range []string{", also known as", ", known as", ", formerly known as", ", also called", ", or", "also known as", "known locally as"} {
+		if strings.TrimSpace(cue) == g || cue == g {
+			return true
+		}
+	}
+	return false
+}
 
 // gapWords splits the text between two mentions into lower-case words and
 // commas.
@@ -214,6 +247,14 @@ func gapWords(gap string) []string {
 // generic place words.
 func fillerWord(w string) bool {
 	w = strings.Trim(w, "-")
+	for _, suffix := range []string{"-held", "-controlled", "-backed", "-led", "-run", "-based", "-listed", "-allied", "-linked"} {
+		if strings.HasSuffix(w, suffix) && len(w) > len(suffix) {
+			return true
+		}
+	}
+	if appositiveAdjectives[w] {
+		return true
+	}
 	if i := strings.IndexByte(w, '-'); i > 0 { // "Syrian-Turkish", "rebel-held"
 		return fillerWord(w[:i]) && fillerWord(w[i+1:])
 	}
@@ -223,12 +264,15 @@ func fillerWord(w string) bool {
 
 // classifyGap reads the words between two places of one sentence.
 func (d *doc) classifyGap(a, b *mention) gapKind {
-	gap := d.text[a.end:b.start]
+	gap := d.maskedGap(a.end, b.start)
 	if gap == "'s " || gap == "’s " {
 		return gapReverse
 	}
 	if strings.ContainsAny(gap, ".;:()\"") {
 		return gapNone
+	}
+	if alsoKnownAs(gap) {
+		return gapAlias
 	}
 	words := gapWords(gap)
 	if len(words) > 12 {
@@ -304,6 +348,18 @@ func (d *doc) prefixOK(words []string) bool {
 				continue
 			}
 		}
+		// A participle phrase: ", held by the Nusra Front,", ", recaptured
+		// by government forces from rebels,".
+		if sideParticiples[w] && (i == 0 || words[i-1] == ",") {
+			j := i + 1
+			for j < len(words) && words[j] != "," {
+				j++
+			}
+			if j < len(words) && j-i <= 10 {
+				i = j - 1
+				continue
+			}
+		}
 		return false
 	}
 	return true
@@ -346,10 +402,18 @@ func (d *doc) introScore(p *mention) (int, bool) {
 	}
 	// "..., which overlooks X": a place in a relative clause describes
 	// something else; it is not the scene.
+	// "Mayadeen, an ISIS stronghold on the Euphrates", "Kobani, also known
+	// as Ayn al-Arab": an apposition describes the place before it.
 	for k := p.ts - 1; k > 0 && d.sent[k] == d.sent[p.ts]; k-- {
 		if strings.ContainsAny(d.text[d.toks[k-1].end:d.toks[k].start], ",;") {
-			if relativeWords[d.toks[k].lower] {
+			w := d.toks[k].lower
+			if relativeWords[w] {
 				return -1, false
+			}
+			if (w == "a" || w == "an" || w == "the" || w == "also" || w == "formerly" || w == "known") && k-1 >= 0 {
+				if m := d.mentionAtToken(k - 1); m != nil && m.typ == Place {
+					return -1, false
+				}
 			}
 			break
 		}
@@ -381,6 +445,8 @@ func (d *doc) introScore(p *mention) (int, bool) {
 			return 1, true
 		case w == "from" && i > 0 && emissionVerbs[d.toks[i-1].lower]:
 			return 2, false // "smoke rises from X" shows X
+		case w == "to" && i > 0 && (d.toks[i-1].lower == "visit" || d.toks[i-1].lower == "trip" || d.toks[i-1].lower == "tour"):
+			return 2, false // "during a visit to X"
 		case notSettingWords[w]:
 			return -1, false
 		case settingWords[w]:
@@ -670,9 +736,11 @@ func aliasForm(s string) string {
 
 func placeKeyEqual(a, b string) bool { return gazetteer.Key(a) == gazetteer.Key(b) }
 
-// controlledBy finds who holds a named place: "rebel-held X", "X,
-// controlled by <group>", "X ... in rebel hands", "<group>-held X",
-// "<subject> took control of X".
+// controlledBy finds who holds a named place. Three shapes cover wire
+// captions: a holder before the place ("rebel-held X", "the YPG-held
+// neighbourhood of X", "X, an opposition-held town"), a passive after it
+// ("X, held by <group>", "X ... in rebel hands") and an active verb ("<group>
+// has controlled X", "<subject> took control of X").
 func (d *doc) controlledBy(r *relSet, links []link) {
 	// "Douma in Syria, an area controlled by rebels": the phrase describes
 	// the chain's innermost place, not the country after it.
@@ -688,95 +756,162 @@ func (d *doc) controlledBy(r *relSet, links []link) {
 		}
 		return p
 	}
-	for _, p := range d.body(Place) {
-		before := strings.ToLower(d.text[max(0, p.start-60):p.start])
-		if ctl, ok := heldBefore(before); ok {
-			r.add(d.arg(p), ControlledBy, controllerArg(ctl), 0.75)
-			continue
+	add := func(p *mention, h holder, conf float64) {
+		if h.group != nil {
+			r.add(d.arg(p), ControlledBy, d.arg(h.group), conf)
+		} else if h.value != "" {
+			r.add(d.arg(p), ControlledBy, controllerArg(h.value), conf)
 		}
-		// "Islamic State-held Raqqa".
-		if g := d.groupHeldBefore(p); g != nil {
-			r.add(d.arg(p), ControlledBy, d.arg(g), 0.75)
-			continue
-		}
-		if ctl, g := d.heldAfter(p); ctl != "" || g != nil {
-			if g != nil {
-				r.add(d.arg(inner(p)), ControlledBy, d.arg(g), 0.7)
-			} else {
-				r.add(d.arg(inner(p)), ControlledBy, controllerArg(ctl), 0.7)
+	}
+	for i := range d.toks {
+		if h, end, ok := d.holderCue(i); ok {
+			if p := d.heldTarget(i, end); p != nil {
+				add(p, h, 0.75)
 			}
-			continue
+		}
+	}
+	for _, p := range d.body(Place) {
+		if h := d.heldAfter(p); h.ok() {
+			add(inner(p), h, 0.7)
+		}
+		if h := d.heldByActive(p); h.ok() {
+			add(p, h, 0.65)
 		}
 	}
 	d.tookControl(r)
 }
 
-// heldBefore reads "rebel-held besieged town of " before a place.
-func heldBefore(before string) (string, bool) {
-	for _, set := range []struct {
-		cues []string
-		ctl  string
-	}{{rebelHeld, ControllerRebels}, {governmentHeld, ControllerGovernment}} {
-		for _, cue := range set.cues {
-			i := strings.LastIndex(before, cue)
-			if i < 0 {
-				continue
-			}
-			between := gapWords(before[i+len(cue):])
-			ok := true
-			for _, w := range between {
-				if w == "area" || w == "areas" || w == "part" || w == "parts" || !(fillerWord(w) || w == "of") {
-					ok = false
-				}
-			}
-			if ok {
-				return set.ctl, true
-			}
-		}
-	}
-	return "", false
+// A holder is who controls a place: a named group or a normalised value.
+type holder struct {
+	group *mention
+	value string // ControllerRebels or ControllerGovernment
 }
 
-func (d *doc) groupHeldBefore(p *mention) *mention {
-	if p.ts < 2 {
-		return nil
+func (h holder) ok() bool { return h.group != nil || h.value != "" }
+
+// holderCue reads a holder phrase that starts at token i and modifies what
+// follows: "rebel-held", "rebel held", "opposition-controlled",
+// "government-held", "<group>-held", "<group> stronghold". It returns the
+// holder and the index of the first token after the phrase.
+func (d *doc) holderCue(i int) (holder, int, bool) {
+	var h holder
+	j := i
+	if m := d.mentionAtToken(i); m != nil && m.ts == i && m.typ == ArmedGroup {
+		h.group, j = m, m.te
+	} else {
+		switch d.toks[i].lower {
+		case "rebel", "rebels", "opposition", "insurgent", "jihadist", "islamist":
+			h.value = ControllerRebels
+		case "government", "regime", "army", "loyalist":
+			h.value = ControllerGovernment
+		default:
+			return h, 0, false
+		}
+		j = i + 1
 	}
-	w := d.toks[p.ts-1].lower
-	if w != "held" && w != "controlled" {
-		return nil
+	if j >= len(d.toks) {
+		return h, 0, false
 	}
-	if m := d.mentionAtToken(p.ts - 2); m != nil && m.typ == ArmedGroup {
-		return m
+	gap := d.text[d.toks[j-1].end:d.toks[j].start]
+	switch w := d.toks[j].lower; {
+	case (w == "held" || w == "controlled" || w == "run") && (gap == "-" || gap == " "):
+		return h, j + 1, true
+	case (w == "stronghold" || w == "strongholds" || w == "bastion") && gap == " ":
+		return h, j + 1, true
+	}
+	return h, 0, false
+}
+
+// heldTarget finds the place a holder phrase [i, end) describes: the head of
+// an apposition it stands in ("Waer, the last opposition-held district of
+// Homs" -> Waer) or else the place it leads to through generic words ("the
+// rebel-held besieged town of Douma" -> Douma). An unnamed area ("a
+// rebel-held area of Aleppo") is nobody's.
+func (d *doc) heldTarget(i, end int) *mention {
+	// Apposition: ", a|an|the [adjectives] <cue>" right after a place.
+	k := i - 1
+	for k >= 0 && (appositiveAdjectives[d.toks[k].lower] || directionWords[d.toks[k].lower]) {
+		k--
+	}
+	if k >= 1 && (d.toks[k].lower == "a" || d.toks[k].lower == "an" || d.toks[k].lower == "the") &&
+		strings.Contains(d.text[d.toks[k-1].end:d.toks[k].start], ",") {
+		if m := d.mentionAtToken(k - 1); m != nil && m.typ == Place {
+			return m
+		}
+	}
+	// Forward to the place: "town of", "besieged Syrian", "the".
+	for j := end; j < len(d.toks) && j < end+6 && d.sent[j] == d.sent[i]; j++ {
+		if m := d.mentionAtToken(j); m != nil && m.typ == Place && m.ts == j {
+			return m
+		}
+		w := d.toks[j].lower
+		if unnamedAreas[w] || !(fillerWord(w) || w == "of") {
+			return nil
+		}
 	}
 	return nil
 }
 
-// heldAfter reads ", controlled by <group>", ", which is controlled by the
-// <group>", ", an area controlled by rebels", ", the only ... in rebel hands".
-func (d *doc) heldAfter(p *mention) (string, *mention) {
+// heldAfter reads a passive holder after a place: ", controlled by
+// <group>", ", which is held by the jihadist alliance <group>", ", an area
+// controlled by rebels", "... in rebel hands".
+func (d *doc) heldAfter(p *mention) holder {
 	for k := p.te; k < len(d.toks) && k < p.te+10 && d.sent[k] == d.sent[p.ts]; k++ {
 		w := d.toks[k].lower
 		if m := d.mentionAtToken(k); m != nil && m.typ == Place && m != p {
-			return "", nil
+			return holder{}
 		}
-		if (w == "controlled" || w == "held" || w == "retaken" || w == "recaptured" || w == "captured" || w == "seized") && k+1 < len(d.toks) && d.toks[k+1].lower == "by" {
-			j := k + 2
-			if j < len(d.toks) && d.toks[j].lower == "the" {
-				j++
-			}
-			if j >= len(d.toks) {
-				return "", nil
-			}
-			if m := d.mentionAtToken(j); m != nil && m.typ == ArmedGroup {
-				return "", m
-			}
-			return controllerWord(d.toks[j:min(len(d.toks), j+4)]), nil
+		if passiveHeld[w] && k+1 < len(d.toks) && d.toks[k+1].lower == "by" {
+			return d.holderAt(k + 2)
 		}
 		if w == "hands" && k >= 2 && d.toks[k-2].lower == "in" {
-			return controllerWord(d.toks[k-1 : k]), nil
+			return holder{value: controllerWord(d.toks[k-1 : k])}
 		}
 	}
-	return "", nil
+	return holder{}
+}
+
+// holderAt reads the holder named from token j on: a group after at most
+// three descriptive words ("the jihadist alliance", "the Kurdish-led"), or
+// rebels or government forces.
+func (d *doc) holderAt(j int) holder {
+	for skipped := 0; j < len(d.toks) && skipped <= 3; skipped++ {
+		if m := d.mentionAtToken(j); m != nil && m.typ == ArmedGroup {
+			return holder{group: m}
+		}
+		if v := controllerWord(d.toks[j:min(len(d.toks), j+4)]); v != "" {
+			return holder{value: v}
+		}
+		if m := d.mentionAtToken(j); m != nil {
+			j = m.te // "the Kurdish-led", "US-backed": a place inside a modifier
+			continue
+		}
+		if isUpperStart(d.toks[j].text) && !commonWords[d.toks[j].lower] {
+			return holder{}
+		}
+		j++
+	}
+	return holder{}
+}
+
+// heldByActive reads "<group> has controlled X", "<group> have held X
+// since", "<group> controls X".
+func (d *doc) heldByActive(p *mention) holder {
+	k := p.ts - 1
+	if k < 1 || !activeHeld[d.toks[k].lower] {
+		return holder{}
+	}
+	k--
+	for k >= 0 && (d.toks[k].lower == "has" || d.toks[k].lower == "have" || d.toks[k].lower == "had" || d.toks[k].lower == "still") {
+		k--
+	}
+	if k < 0 {
+		return holder{}
+	}
+	if m := d.mentionAtToken(k); m != nil && m.typ == ArmedGroup && m.te == k+1 {
+		return holder{group: m}
+	}
+	return holder{}
 }
 
 // controllerWord maps "rebels", "opposition", "forces loyal to ...",
@@ -798,39 +933,40 @@ func controllerWord(toks []token) string {
 	return ""
 }
 
-// tookControl reads "<subject> took control of X" and "<subject> ...
-// recaptured the site" where the site is the place just named.
+// tookControl reads "<subject> took control of X", "<subject> recaptured
+// X" and "... recaptured the site", where the site is the place just named.
 func (d *doc) tookControl(r *relSet) {
 	for i := 0; i < len(d.toks); i++ {
 		w := d.toks[i].lower
 		var k int
 		switch {
-		case (w == "took" || w == "gained" || w == "seized" || w == "retook" || w == "regained") && i+2 < len(d.toks) && d.toks[i+1].lower == "control" && d.toks[i+2].lower == "of":
+		case controlVerbs[w] && i+2 < len(d.toks) && d.toks[i+1].lower == "control" && d.toks[i+2].lower == "of":
 			k = i + 3
-		case w == "recaptured" || w == "captured" || w == "retook" || w == "liberated":
+		case captureVerbs[w]:
 			k = i + 1
 		default:
 			continue
 		}
-		if k >= len(d.toks) {
-			continue
-		}
 		var place *mention
-		if d.toks[k].lower == "the" && k+1 < len(d.toks) {
-			switch d.toks[k+1].lower {
-			case "site", "city", "town", "village":
-				// The place just named: "overlook the city of Palmyra after they recaptured the site".
+		for ; k < len(d.toks) && k < i+8 && d.sent[k] == d.sent[i]; k++ {
+			if m := d.mentionAtToken(k); m != nil {
+				if m.typ == Place && m.ts == k {
+					place = m
+				}
+				break
+			}
+			tw := d.toks[k].lower
+			if (tw == "site" || tw == "city" || tw == "town" || tw == "village") && (k+1 >= len(d.toks) || d.toks[k+1].lower != "of") {
+				// "recaptured the site": the place just named.
 				for _, m := range d.body(Place) {
 					if m.end <= d.toks[i].start && d.sent[m.ts] == d.sent[i] {
 						place = m
 					}
 				}
+				break
 			}
-			k++
-		}
-		if place == nil {
-			if m := d.mentionAtToken(k); m != nil && m.typ == Place && m.ts == k {
-				place = m
+			if !(fillerWord(tw) || tw == "of") || unnamedAreas[tw] {
+				break
 			}
 		}
 		if place == nil {
@@ -858,7 +994,7 @@ func (d *doc) sentenceSubject(i int) (string, *mention) {
 			return "", m
 		}
 		switch d.toks[k].lower {
-		case "rebel", "rebels", "opposition", "insurgents":
+		case "rebel", "rebels", "opposition", "insurgents", "insurgent":
 			return ControllerRebels, nil
 		case "government", "regime", "army", "soldiers", "troops":
 			if k > 0 && (d.toks[k-1].lower == "syrian" || d.toks[k-1].lower == "pro") || d.toks[k].lower == "government" || d.toks[k].lower == "regime" {

@@ -52,7 +52,7 @@ var placeGenerics = set(
 	"neighbourhood", "neighborhood", "neighbourhoods", "neighborhoods", "district", "districts",
 	"village", "villages", "town", "city", "area", "areas", "countryside", "camp", "province",
 	"governorate", "region", "suburb", "suburbs", "base", "farms", "farm", "mosque", "street",
-	"market", "crossing", "valley", "square", "quarter", "outskirts", "frontline", "front",
+	"market", "crossing", "valley", "square", "quarter", "frontline", "front",
 	"highway", "road", "stadium", "prison", "airport", "port", "hospital", "checkpoint", "hill",
 	"mountain", "mountains", "river", "dam", "desert", "plain", "plains", "border", "municipality",
 	"oblast", "state", "county", "island", "refinery", "field", "oilfield", "gate", "citadel",
@@ -79,17 +79,19 @@ var compassWords = set("eastern", "western", "northern", "southern", "central", 
 // in its own right.
 var anchorWords = set("near", "outside", "beside", "outskirts", "north", "south", "east", "west",
 	"northeast", "northwest", "southeast", "southwest", "northeastern", "northwestern",
-	"southeastern", "southwestern", "northern", "southern", "eastern", "western", "around", "off", "close")
+	"southeastern", "southwestern", "northern", "southern", "eastern", "western", "around", "off", "close",
+	"edge", "edges", "fringes", "outskirts")
 
 // Words that make the place after them a reference point: "near X".
 var nearWords = set("near", "outside", "beside", "around", "off", "close", "outskirts", "nearby")
 
 // Prepositions and verbs after which a place is not where the photo was taken.
-var notSettingWords = set("from", "towards", "toward", "to", "into", "against", "by", "with",
-	"fled", "flee", "fleeing", "between", "for", "and", "across", "than", "leaving", "left")
+var notSettingWords = set("from", "towards", "toward", "to", "into", "against", "by", "with", "opposite",
+	"fled", "flee", "fleeing", "between", "for", "and", "than", "leaving", "left")
 
 // Prepositions after which a place is the setting.
-var settingWords = set("in", "at", "inside", "on", "over", "within", "overlooking", "overlook", "overlooks", "of")
+var settingWords = set("in", "at", "inside", "on", "over", "within", "overlooking", "overlook", "overlooks", "of",
+	"through", "along", "amid", "among", "throughout", "across")
 
 // Verbs after which "from X" names what is shown: "smoke rises from X".
 var emissionVerbs = set("rises", "rise", "rising", "billows", "billow", "billowing", "pours", "erupts", "emerges")
@@ -98,13 +100,23 @@ var emissionVerbs = set("rises", "rise", "rising", "billows", "billow", "billowi
 // something, it is not the scene.
 var relativeWords = set("which", "who", "whose", "where", "whom")
 
+// Participles that open a side phrase between two chained places.
+var sideParticiples = set("held", "controlled", "recaptured", "retaken", "captured", "seized", "besieged",
+	"surrounded", "backed", "shelled", "hit", "bombed", "liberated", "overrun", "encircled")
+
+// Adjectives of rank and position in appositions: "Waer, the last
+// opposition-held district of Homs".
+var appositiveAdjectives = set("last", "only", "first", "main", "largest", "biggest", "second", "third",
+	"former", "de", "facto", "key", "strategic", "historic", "remote", "small", "tiny", "large", "big",
+	"predominantly", "mostly", "mainly", "majority", "kurdish-majority", "frontline", "nearby", "sprawling")
+
 // Role nouns that are members of an armed group (member_of subjects).
 var roleWords = set(
 	"fighter", "fighters", "member", "members", "soldier", "soldiers", "militant", "militants",
 	"follower", "followers", "rebel", "rebels", "commander", "commanders", "sniper", "snipers",
 	"gunman", "gunmen", "recruit", "recruits", "volunteer", "volunteers", "officer", "officers",
 	"policeman", "policemen", "troops", "trooper", "guard", "guards", "jihadist", "jihadists",
-	"insurgent", "insurgents", "combatant", "combatants", "loyalist", "loyalists", "supporter", "supporters",
+	"insurgent", "insurgents", "combatant", "combatants", "loyalist", "loyalists", 
 )
 
 // Unit words that end an armed group's name: "Sultan Murad brigade".
@@ -134,8 +146,18 @@ var contactVerbs = set("embraces", "hugs", "kisses", "greets", "meets", "console
 	"congratulates", "celebrates", "talks", "speaks", "shakes", "yells", "argues", "holds", "carries",
 	"helps", "joins", "visits", "looks", "chats", "poses", "walks", "stands", "sits", "listens", "welcomes")
 
-// Words that make "controlled_by rebels" or "government forces".
-var rebelHeld = []string{"rebel-held", "rebel held", "rebel-controlled", "rebel controlled",
-	"opposition-held", "opposition held", "opposition-controlled", "insurgent-held", "rebel-run"}
-var governmentHeld = []string{"government-held", "government held", "government-controlled",
-	"regime-held", "regime-controlled", "army-held", "government stronghold", "government strongholds"}
+// Participles of a passive holder: "X, held by <group>".
+var passiveHeld = set("controlled", "held", "retaken", "recaptured", "captured", "seized", "run", "overrun", "occupied")
+
+// Verbs of an active holder: "<group> has controlled X".
+var activeHeld = set("controlled", "held", "controls", "holds", "control", "hold", "occupies", "occupied", "runs")
+
+// "<subject> took control of X".
+var controlVerbs = set("took", "take", "taken", "takes", "gained", "seized", "retook", "regained", "wrested", "won", "assumed")
+
+// "<subject> recaptured X".
+var captureVerbs = set("recaptured", "captured", "retook", "liberated", "overran", "seized")
+
+// Generic areas that leave a held area unnamed: "a rebel-held area of Aleppo".
+var unnamedAreas = set("area", "areas", "part", "parts", "countryside", "outskirts", "suburbs", "region",
+	"pocket", "pockets", "enclave", "territory", "territories", "districts", "neighbourhoods", "neighborhoods")
