@@ -116,7 +116,7 @@ var roleWords = set(
 	"follower", "followers", "rebel", "rebels", "commander", "commanders", "sniper", "snipers",
 	"gunman", "gunmen", "recruit", "recruits", "volunteer", "volunteers", "officer", "officers",
 	"policeman", "policemen", "troops", "trooper", "guard", "guards", "jihadist", "jihadists",
-	"insurgent", "insurgents", "combatant", "combatants", "loyalist", "loyalists", 
+	"insurgent", "insurgents", "combatant", "combatants", "loyalist", "loyalists",
 )
 
 // Unit words that end an armed group's name: "Sultan Murad brigade".
