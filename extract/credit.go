@@ -190,6 +190,23 @@ func classifyCreditPiece(text string, s, e int, lookup lookupTerm) (creditPart, 
 	case Agency, Organization:
 		return creditPart{piece, s, e, t}, true
 	}
+	// "Ukrainian Presidential Press Service": a nationality is not part of
+	// the provider's name.
+	if sp := strings.IndexByte(piece, ' '); sp > 0 && commonWords[lower[:sp]] {
+		if t := lookup(piece[sp+1:]); t == Agency || t == Organization {
+			return creditPart{piece[sp+1:], s + sp + 1, e, t}, true
+		}
+	}
+	// "Prigozhin Press Service", "Shaam News Network": providers no table
+	// knows, told from people by their last word.
+	if words := strings.Fields(lower); len(words) >= 2 {
+		switch w := words[len(words)-1]; {
+		case mediaHeads[w]:
+			return creditPart{piece, s, e, Agency}, true
+		case orgHeads[w]:
+			return creditPart{piece, s, e, Organization}, true
+		}
+	}
 	if looksLikeName(piece) {
 		return creditPart{piece, s, e, Photographer}, true
 	}
@@ -220,6 +237,16 @@ func looksLikeCredit(seg string, lookup lookupTerm) bool {
 			}
 		}
 		return true
+	}
+	// "(AP Photo, File)".
+	if first, _, ok := strings.Cut(seg, ","); ok {
+		f := strings.TrimSpace(first)
+		for _, suffix := range []string{" Photo", " PHOTO", " photo"} {
+			f = strings.TrimSuffix(f, suffix)
+		}
+		if lookup(f) == Agency {
+			return true
+		}
 	}
 	// "(Presidential Press Service via AP, Pool)", "(AP)".
 	if i := strings.Index(lower, " via "); i >= 0 {

@@ -174,8 +174,8 @@ func atoi(s string) int {
 // on", "uploaded". Words are whole: "government-provided" is no cue.
 func releaseCue(before string) bool {
 	words := strings.Fields(strings.ToLower(before))
-	if len(words) > 6 {
-		words = words[len(words)-6:]
+	if len(words) > 10 {
+		words = words[len(words)-10:]
 	}
 	for _, w := range words {
 		switch strings.Trim(w, ",.;:()") {

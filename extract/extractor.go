@@ -130,6 +130,7 @@ type mention struct {
 	term       *gazetteer.Term
 	date       *dateMatch
 	credit     bool
+	proposed   bool   // found by context, not by a table
 	short      string // the abbreviation inside "Name (ABBR)", "" when none
 }
 
@@ -329,6 +330,10 @@ func (d *doc) accept(c candidate) *mention {
 	if !isUpperStart(first.text) && !lowerStartOK(d.toks[c.ts:c.te]) {
 		return nil
 	}
+	// "Amal, 6,": a name with an age is a person, whatever the tables say.
+	if single && ageApposition(d.text[last.end:]) {
+		return nil
+	}
 	var best *mention
 	bestScore := math.Inf(-1)
 	for _, r := range c.refs {
@@ -420,7 +425,8 @@ func (d *doc) resolveRef(r ref, surface string, single bool, c candidate) (*ment
 		}
 		// "Serena Williams": a minor place's name inside a longer capitalised
 		// run is part of some other name.
-		if !p.IsCountry() && !p.IsDivision() && !p.Curated && (d.capitalNeighbour(c.ts-1, c.ts) || d.capitalNeighbour(c.te-1, c.te)) {
+		if !p.IsCountry() && !(p.IsDivision() && regionCountries[p.Country]) && !p.Curated &&
+			(d.capitalNeighbour(c.ts-1, c.ts) || d.capitalNeighbour(c.te-1, c.te)) {
 			return nil, 0
 		}
 		return &mention{typ: Place, id: p.ID, canonical: p.Name, conf: 0.95, place: p}, placeScore(p)
@@ -477,11 +483,11 @@ func placeScore(p *gazetteer.Place) float64 {
 func (d *doc) extendName(m *mention) {
 	switch m.typ {
 	case ArmedGroup:
-		if m.te < len(d.toks) && unitWords[d.toks[m.te].lower] && d.text[m.end:d.toks[m.te].start] == " " && !d.covered[m.te] {
-			if !strings.Contains(strings.ToLower(m.canonical), d.toks[m.te].lower) || d.toks[m.te].lower == "brigade" || d.toks[m.te].lower == "brigades" || d.toks[m.te].lower == "movement" {
-				m.end = d.toks[m.te].end
-				m.te++
-			}
+		// "Sultan Murad brigade", "Houthi movement"; not "Peshmerga forces"
+		// or "CTS units", where the word is generic.
+		if m.te < len(d.toks) && nameUnitWords[d.toks[m.te].lower] && d.text[m.end:d.toks[m.te].start] == " " && !d.covered[m.te] {
+			m.end = d.toks[m.te].end
+			m.te++
 		}
 	case Person:
 		// "Mohammed Abbas": a known surname after a first name is someone

@@ -61,8 +61,13 @@ func (d *doc) runOK(i, j int) bool {
 
 func (d *doc) newMention(typ EntityType, i, j int, conf float64) *mention {
 	s, e := d.toks[i].start, d.toks[j-1].end
-	return &mention{typ: typ, start: s, end: e, ts: i, te: j, conf: conf,
-		id: strings.ToLower(strings.ReplaceAll(string(typ), "_", "-")) + ":" + slug(d.text[s:e])}
+	return &mention{typ: typ, start: s, end: e, ts: i, te: j, conf: conf, id: proposedID(typ, d.text[s:e])}
+}
+
+// proposedID is the id of a name no table knows: its type and its slug,
+// "place:kafr-nabudah".
+func proposedID(typ EntityType, text string) string {
+	return strings.ToLower(strings.ReplaceAll(string(typ), "_", "-")) + ":" + slug(text)
 }
 
 // findPeople proposes PERSON mentions: after a title ("President X"), in an
@@ -89,8 +94,10 @@ func (d *doc) findPeople() {
 		after := d.text[d.toks[j-1].end:]
 		conf := 0.0
 		switch {
-		case i > 0 && titleWords[prev] && d.text[d.toks[i-1].end:d.toks[i].start] == " " && isUpperStart(d.toks[i-1].text):
+		case i > 0 && titleWords[prev] && d.text[d.toks[i-1].end:d.toks[i].start] == " " && (isUpperStart(d.toks[i-1].text) || j-i >= 2):
 			conf = 0.8
+		case j-i >= 2 && i > 1 && d.possessivePlace(i):
+			conf = 0.7 // "Spain's Rafael Nadal"
 		case i > 0 && kinWords[prev] && d.text[d.toks[i-1].end:d.toks[i].start] == " ":
 			conf = 0.7
 		case ageApposition(after):
@@ -150,7 +157,7 @@ func ageApposition(after string) bool {
 	for k < len(rest) && rest[k] >= '0' && rest[k] <= '9' {
 		k++
 	}
-	if k > 0 && k <= 3 && k < len(rest) && (rest[k] == ',' || rest[k] == ' ') {
+	if k > 0 && k <= 3 && k < len(rest) && (rest[k] == ',' || strings.HasPrefix(rest[k:], " years old") || strings.HasPrefix(rest[k:], "-year-old")) {
 		return true
 	}
 	for _, p := range []string{"a ", "an "} {
@@ -193,6 +200,15 @@ func (d *doc) possessiveOrg(i int) bool {
 	}
 	m := d.mentionAtToken(i - 2)
 	return m != nil && m.typ == Organization
+}
+
+// possessivePlace reports "<country>'s <name>": "Spain's Jane Doe".
+func (d *doc) possessivePlace(i int) bool {
+	if d.toks[i-1].lower != "s" || !isApostrophe(d.text[d.toks[i-2].end:d.toks[i-1].start]) {
+		return false
+	}
+	m := d.mentionAtToken(i - 2)
+	return m != nil && m.place != nil && m.place.IsCountry()
 }
 
 // personBefore reports whether a PERSON mention ends right before token i.
@@ -256,9 +272,86 @@ func (d *doc) proposeUnknown() {
 		if typ == ArmedGroup && j < len(d.toks) && unitWords[d.toks[j].lower] {
 			m.end, m.te = d.toks[j].end, j+1
 		}
+		m.proposed = true
+		d.absorbName(m)
 		d.add(m)
 		i = m.te - 1
 	}
+	d.repeatProposals()
+}
+
+// absorbName widens a name told by its head word over a one-word table
+// name just before it: "Manbij" + "Military Council", "Prigozhin" + "Press
+// Service" are one name each.
+func (d *doc) absorbName(m *mention) {
+	if m.ts == 0 || m.te-m.ts < 2 || d.text[d.toks[m.ts-1].end:m.start] != " " {
+		return
+	}
+	last := d.toks[m.te-1].lower
+	if !orgHeads[last] && !placeHeads[last] && !unitWords[last] {
+		return
+	}
+	prev := d.mentionAtToken(m.ts - 1)
+	if prev == nil || prev.te != m.ts || prev.te-prev.ts != 1 || prev.typ == Date || prev.place != nil && prev.place.IsCountry() {
+		return
+	}
+	d.remove(prev)
+	m.ts, m.start = prev.ts, prev.start
+	m.id = proposedID(m.typ, d.text[m.start:m.end])
+}
+
+// remove drops a mention and frees its tokens.
+func (d *doc) remove(m *mention) {
+	for i, x := range d.mentions {
+		if x == m {
+			d.mentions = append(d.mentions[:i], d.mentions[i+1:]...)
+			break
+		}
+	}
+	for i := m.ts; i < m.te && i < len(d.covered); i++ {
+		d.covered[i] = false
+	}
+}
+
+// repeatProposals marks later occurrences of a proposed name as the same
+// entity: "the al-Mashlab neighbourhood of Raqqa ... took control of
+// al-Mashlab" names one place twice, though only the first has context.
+func (d *doc) repeatProposals() {
+	var props []*mention
+	for _, m := range d.mentions {
+		if m.proposed {
+			props = append(props, m)
+		}
+	}
+	for _, p := range props {
+		n := p.te - p.ts
+		for i := p.te; i+n <= len(d.toks); i++ {
+			if !d.free(i, i+n) || (i > 0 && d.capitalNeighbour(i-1, i)) {
+				continue
+			}
+			same := true
+			for k := 0; k < n && same; k++ {
+				same = d.toks[i+k].text == d.toks[p.ts+k].text &&
+					(k == 0 || d.text[d.toks[i+k-1].end:d.toks[i+k].start] == d.text[d.toks[p.ts+k-1].end:d.toks[p.ts+k].start])
+			}
+			if !same {
+				continue
+			}
+			m := *p
+			m.ts, m.te, m.start, m.end = i, i+n, d.toks[i].start, d.toks[i+n-1].end
+			d.add(&m)
+			i += n - 1
+		}
+	}
+}
+
+func (d *doc) hasToken(i, j int, lower string) bool {
+	for k := i; k < j; k++ {
+		if d.toks[k].lower == lower {
+			return true
+		}
+	}
+	return false
 }
 
 // unknownType decides from context what an unknown name [i, j) is.
@@ -276,6 +369,27 @@ func (d *doc) unknownType(i, j int) (EntityType, float64) {
 		if i > 1 {
 			prev2 = d.toks[i-2].lower
 		}
+	}
+	// The name's own last or first word tells: "Nef Stadium", "Prigozhin
+	// Press Service", "Giants Brigades", "Faylaq al-Sham".
+	first, last := d.toks[i], d.toks[j-1]
+	if j-i >= 2 && !commonWords[first.lower] {
+		switch {
+		case groupHeads[first.lower]:
+			return ArmedGroup, confContext
+		case unitWords[last.lower] && isUpperStart(last.text):
+			return ArmedGroup, confContext
+		case orgHeads[last.lower] && isUpperStart(last.text):
+			if d.hasToken(i, j, "military") {
+				return ArmedGroup, confContext // "Manbij Military Council"
+			}
+			return Organization, confContext
+		case placeHeads[last.lower] && isUpperStart(last.text):
+			return Place, confContext
+		}
+	}
+	if next == "front" && (next2 == "line" || next2 == "lines") {
+		return Place, confContext // "the Tal Kurdi front line"
 	}
 	// "<X> brigade", "<X> Brigades".
 	if unitWords[next] && next != "forces" && next != "army" && next != "group" && next != "units" {

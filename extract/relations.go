@@ -85,7 +85,10 @@ func (d *doc) takenOn() *mention {
 		if m.date.precision == "month" && !m.date.hasYear {
 			continue
 		}
-		before := d.text[max(0, m.start-40):m.start]
+		before := d.text[max(0, m.start-80):m.start]
+		if k := strings.LastIndexAny(before, ".!?"); k >= 0 && !isAbbrevEnd(d.text, max(0, m.start-80)+k) {
+			before = before[k+1:] // this sentence only
+		}
 		if strings.Contains(strings.ToLower(before), "picture taken") || strings.Contains(strings.ToLower(before), "photo taken") {
 			return m
 		}
@@ -177,6 +180,16 @@ func (d *doc) placeStructure() ([]link, []chain) {
 		}
 		score, anchor := d.introScore(p)
 		chains = append(chains, chain{places: []*mention{p}, score: score, anchor: anchor})
+	}
+	// "Bar Elias, in Lebanon's Bekaa Valley": the possessed place is the
+	// container, the possessor contains both.
+	for i, l := range links {
+		for _, l2 := range links {
+			if l2.outer == l.outer && l2.inner != l.inner && l2.inner.start > l.outer.end &&
+				(d.text[l.outer.end:l2.inner.start] == "'s " || d.text[l.outer.end:l2.inner.start] == "’s ") {
+				links[i].outer = l2.inner
+			}
+		}
 	}
 	return links, chains
 }
@@ -591,19 +604,13 @@ func (d *doc) memberOf(r *relSet) {
 	for i, g := range groups {
 		if i > 0 {
 			p := groups[i-1]
-			gap := d.text[p.end:g.start]
-			if gap == "'s " || gap == "’s " {
+			gap := d.maskedGap(p.end, g.start)
+			if gap == "'s " || gap == "’s " || affiliateGap(gap) {
 				r.add(d.arg(g), MemberOf, d.arg(p), 0.75)
 			}
 		}
-		if i+1 < len(groups) {
-			p := groups[i+1]
-			gap := strings.ToLower(d.text[g.end:p.start])
-			for _, cue := range []string{", which operates under the ", ", which operates under ", ", part of the ", ", a faction of the ", ", an affiliate of ", ", a unit of the "} {
-				if gap == cue {
-					r.add(d.arg(g), MemberOf, d.arg(p), 0.75)
-				}
-			}
+		if i+1 < len(groups) && d.sent[groups[i+1].ts] == d.sent[g.ts] && partOfGap(d.maskedGap(g.end, groups[i+1].start)) {
+			r.add(d.arg(g), MemberOf, d.arg(groups[i+1]), 0.75)
 		}
 	}
 	// The depicted role: only the first sentence's first combatant counts.
@@ -637,13 +644,7 @@ func (d *doc) memberOf(r *relSet) {
 				if k < len(d.toks) && d.toks[k].lower == "the" {
 					k++
 				}
-				if m := d.mentionAtToken(k); m != nil && m.typ == ArmedGroup && m.ts == k {
-					g = m
-					// "Members of al Qaeda's Nusra Front": the member belongs to the inner group.
-					if m2 := d.mentionAtToken(m.te + 1); m2 != nil && m2.typ == ArmedGroup && (d.text[m.end:m2.start] == "'s " || d.text[m.end:m2.start] == "’s ") {
-						g = m2
-					}
-				}
+				g = d.groupFrom(k)
 			}
 		}
 		// "a soldier, who has defected to join the <group>".
@@ -680,9 +681,91 @@ func (d *doc) memberOf(r *relSet) {
 	}
 }
 
+// groupFrom reads the group a role belongs to from token k on, past
+// modifiers: "the US-backed Syrian Democratic Forces", "Ukraine's Azov
+// Regiment", "al Qaeda's Nusra Front", "al Qaeda's Syrian affiliate, the
+// Nusra Front" (the inner group in the last two).
+func (d *doc) groupFrom(k int) *mention {
+	for steps := 0; k < len(d.toks) && steps < 4; steps++ {
+		m := d.mentionAtToken(k)
+		if m == nil || m.ts != k {
+			if fillerWord(d.toks[k].lower) || d.toks[k].lower == "led" || d.toks[k].lower == "backed" {
+				k++
+				continue
+			}
+			return nil
+		}
+		poss := m.te+1 < len(d.toks) && d.toks[m.te].lower == "s" && isApostrophe(d.text[m.end:d.toks[m.te].start])
+		switch {
+		case m.typ == ArmedGroup && poss:
+			// "al Qaeda's Nusra Front", "al Qaeda's Syrian affiliate, the Nusra Front".
+			for j := m.te + 1; j < len(d.toks) && j < m.te+7 && d.sent[j] == d.sent[k]; j++ {
+				if m2 := d.mentionAtToken(j); m2 != nil && m2.typ == ArmedGroup && m2.ts == j {
+					return m2
+				}
+			}
+			return m
+		case m.typ == ArmedGroup:
+			return m
+		case m.typ == Place && poss:
+			k = m.te + 1 // "Ukraine's Azov Regiment"
+		case m.typ == Place && m.te < len(d.toks) && (d.toks[m.te].lower == "backed" || d.toks[m.te].lower == "led"):
+			k = m.te + 1 // "US-backed"
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// affiliateGap reports "'s Syrian affiliate, the " between a parent group
+// and its branch.
+func affiliateGap(gap string) bool {
+	if !strings.HasPrefix(gap, "'s ") && !strings.HasPrefix(gap, "’s ") {
+		return false
+	}
+	words := gapWords(gap[strings.IndexByte(gap, ' ')+1:])
+	n := len(words)
+	return n >= 3 && n <= 6 && words[n-1] == "the" && words[n-2] == "," && partNouns[words[n-3]]
+}
+
+// partOfGap reports the words between two groups that make the first part
+// of the second: ", part of the ", ", a faction of the Turkish-backed ",
+// ", which operates under the ", " is the all-female wing of the ".
+func partOfGap(gap string) bool {
+	words := gapWords(gap)
+	if len(words) == 0 || len(words) > 9 || words[len(words)-1] == "ent" {
+		return false
+	}
+	// Drop the article and modifiers before the second group.
+	k := len(words) - 1
+	for k >= 0 && (words[k] == "the" || fillerWord(words[k])) {
+		k--
+	}
+	if k < 1 {
+		return false
+	}
+	switch {
+	case words[k] == "of" && partNouns[words[k-1]]:
+		return true
+	case words[k] == "under" && (words[k-1] == "operates" || words[k-1] == "operating" || words[k-1] == "fights" || words[k-1] == "fighting"):
+		return true
+	case words[k] == "joined" || words[k] == "within":
+		return true
+	}
+	return false
+}
+
 // notDepicted reports a combatant mention that is the other side of the
 // scene: "clashes with <group> fighters", "killed by ...", "belonged to ...".
 func (d *doc) notDepicted(i int) bool {
+	// A combatant in a subordinate clause is not the picture's subject:
+	// "after the army said it had driven Islamic State militants out".
+	for k := i - 1; k >= 0 && d.sent[k] == d.sent[i]; k-- {
+		if subordinators[d.toks[k].lower] {
+			return true
+		}
+	}
 	steps := 0
 	for k := i - 1; k >= 0 && steps < 3; k-- {
 		if m := d.mentionAtToken(k); m != nil && m.typ == ArmedGroup {
@@ -709,6 +792,17 @@ func (d *doc) aliases(r *relSet) {
 		named = append(named, m)
 	}
 	for i, b := range named {
+		// A repeat of an earlier form is no alias: "Kobani, also known as
+		// Ayn al-Arab ... besieged Kobani".
+		repeat := false
+		for _, a := range named[:i] {
+			if a.id == b.id && aliasForm(d.text[a.start:a.end]) == aliasForm(d.text[b.start:b.end]) {
+				repeat = true
+			}
+		}
+		if repeat {
+			continue
+		}
 		for _, a := range named[:i] {
 			if a.id != b.id || a.typ != b.typ {
 				continue
@@ -731,6 +825,9 @@ func aliasForm(s string) string {
 	}
 	s = strings.ToLower(s)
 	s = strings.TrimSuffix(s, "s")
+	if first, rest, ok := strings.Cut(s, " "); ok && commonWords[first] {
+		s = rest // "Kurdish Peshmerga" and "Peshmerga"
+	}
 	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '-' }), " ")
 }
 

@@ -56,12 +56,12 @@ var placeGenerics = set(
 	"highway", "road", "stadium", "prison", "airport", "port", "hospital", "checkpoint", "hill",
 	"mountain", "mountains", "river", "dam", "desert", "plain", "plains", "border", "municipality",
 	"oblast", "state", "county", "island", "refinery", "field", "oilfield", "gate", "citadel",
-	"park", "bridge",
+	"park", "bridge", "plant", "factory", "works", "complex", "compound",
 )
 
 // Words that may stand between a place name and its generic word:
 // "Bab al-Salam refugee camp", "Tabqa military air base".
-var genericModifiers = set("refugee", "military", "air", "border", "old", "ancient", "main",
+var genericModifiers = set("refugee", "military", "air", "border", "old", "ancient", "main", "steel", "power", "chemical", "cement",
 	"displacement", "detention", "industrial", "residential", "street", "oil", "gas", "archaeological")
 
 // Adjectives of direction and position that stand before a place.
@@ -110,6 +110,18 @@ var appositiveAdjectives = set("last", "only", "first", "main", "largest", "bigg
 	"former", "de", "facto", "key", "strategic", "historic", "remote", "small", "tiny", "large", "big",
 	"predominantly", "mostly", "mainly", "majority", "kurdish-majority", "frontline", "nearby", "sprawling")
 
+// Countries whose first-level divisions captions name bare ("Idlib",
+// "Donetsk"): a division name there is trusted next to another capital.
+var regionCountries = set("SY", "IQ", "TR", "LB", "JO", "YE", "LY", "UA", "IL", "PS", "AF", "IR", "SA", "EG")
+
+// Nouns that make one group part of another: "a faction of the FSA".
+var partNouns = set("part", "faction", "wing", "unit", "branch", "affiliate", "offshoot", "member",
+	"brigade", "component", "arm", "division", "franchise", "subsidiary", "ally", "coalition")
+
+// Words that open a subordinate clause.
+var subordinators = set("after", "as", "while", "when", "before", "since", "until", "because", "although",
+	"which", "who", "whom", "where", "whose", "though", "once")
+
 // Role nouns that are members of an armed group (member_of subjects).
 var roleWords = set(
 	"fighter", "fighters", "member", "members", "soldier", "soldiers", "militant", "militants",
@@ -124,6 +136,33 @@ var unitWords = set("brigade", "brigades", "battalion", "battalions", "movement"
 	"regiment", "division", "corps", "militia", "committees", "legion", "army", "forces", "units",
 	"group", "guards", "liwa", "katibat", "faction")
 
+// Unit words that belong to the group name before them when written
+// after it: "Sultan Murad brigade", "Houthi movement".
+var nameUnitWords = set("brigade", "brigades", "battalion", "battalions", "movement", "regiment", "legion", "liwa", "katibat")
+
+// Arabic words that open armed groups' names: "Faylaq al-Sham", "Jaish
+// al-Islam", "Liwa al-Quds".
+var groupHeads = set("faylaq", "failaq", "jaish", "jaysh", "liwa", "harakat", "harakat", "jabhat", "kataib",
+	"kata'ib", "ansar", "saraya", "firqat", "jund", "tajammu", "hayat", "hayat", "quwat", "asaib")
+
+// Capitalised generic words that end a place's name: "Nef Stadium",
+// "National Hospital", "Umayyad Square".
+var placeHeads = set("stadium", "mosque", "hospital", "square", "airport", "bridge", "palace", "prison",
+	"camp", "citadel", "castle", "church", "cathedral", "museum", "market", "souk", "university",
+	"dam", "port", "harbour", "harbor", "base", "airbase", "gate", "park", "plant", "refinery",
+	"tower", "towers", "arena", "cemetery", "hotel", "school", "field", "valley", "mountain", "hill",
+	"island", "lake", "river", "desert", "plain", "street", "road", "highway", "crossing", "district")
+
+// Words that end an organisation's name: "Prigozhin Press Service".
+var orgHeads = set("service", "ministry", "committee", "commission", "council", "office", "agency",
+	"authority", "organization", "organisation", "foundation", "society", "association", "institute",
+	"federation", "fund", "programme", "program", "network", "observatory", "center", "centre",
+	"crescent", "cross", "union", "league", "party", "club", "assembly", "parliament", "court",
+	"bank", "company", "corporation", "group", "press", "television", "tv", "radio", "news")
+
+// Words that end a media outlet's name in a credit: "Shaam News Network".
+var mediaHeads = set("news", "tv", "television", "media", "network", "agency", "radio", "channel", "photos", "pictures", "images")
+
 // Titles that stand before a person's name, outside its span.
 var titleWords = set(
 	"president", "presidents", "minister", "king", "queen", "prince", "princess", "emir", "sheikh",
@@ -133,6 +172,9 @@ var titleWords = set(
 	"chief", "coach", "striker", "goalkeeper", "midfielder", "defender", "player", "activist",
 	"cleric", "sultan", "crown", "premier", "ambassador", "marshal", "photographer", "journalist",
 	"reporter", "director", "founder", "ruler", "dictator", "strongman", "counterpart",
+	"quarterback", "forward", "winger", "captain", "manager", "champion", "boxer", "tennis",
+	"golfer", "driver", "cyclist", "runner", "footballer", "star", "legend", "veteran", "official",
+	"negotiator", "mufti", "emir", "caliph", "singer", "actor", "actress", "artist", "writer",
 )
 
 // Kinship and company nouns after which a name is a person:

@@ -145,11 +145,8 @@ func (g *Generator) caption(b []byte) []byte {
 			b = appendGroup(b, gr)
 			plural = true
 		case 2:
-			b = append(b, gr.name...)
-			b = append(b, ' ')
-			b = append(b, gr.role...)
-			b = append(b, 's')
-			plural, common = true, false
+			b = appendGroupMembers(b, gr)
+			plural, common = true, gr.the
 		default:
 			b = append(b, "A member of "...)
 			b = appendGroup(b, gr)
@@ -256,6 +253,21 @@ func appendArticle(b []byte, word string) []byte {
 		return append(b, "An "...)
 	}
 	return append(b, "A "...)
+}
+
+// appendGroupMembers appends "Hezbollah fighters" or, for a name that is
+// already plural or collective, "Fighters of the Syrian Democratic Forces".
+func appendGroupMembers(b []byte, gr *group) []byte {
+	if gr.the {
+		b = append(b, gr.role...)
+		b[len(b)-len(gr.role)] -= 'a' - 'A'
+		b = append(b, "s of the "...)
+		return append(b, gr.name...)
+	}
+	b = append(b, gr.name...)
+	b = append(b, ' ')
+	b = append(b, gr.role...)
+	return append(b, 's')
 }
 
 func appendGroup(b []byte, gr *group) []byte {
@@ -492,11 +504,8 @@ func (g *Generator) otherPlace(c *country, pl *place) string {
 func (g *Generator) appendBackground(b []byte, c *country, pl *place) []byte {
 	switch g.r.IntN(9) {
 	case 0:
-		gr := g.group(c)
-		b = append(b, gr.name...)
-		b = append(b, ' ')
-		b = append(b, gr.role...)
-		b = append(b, "s took control of "...)
+		b = appendGroupMembers(b, g.group(c))
+		b = append(b, " took control of "...)
 		b = append(b, g.otherPlace(c, pl)...)
 		b = append(b, g.one([]string{" last week.", " earlier this month.", " after days of fighting.", " in "})...)
 		if b[len(b)-1] == ' ' {
@@ -543,7 +552,11 @@ func (g *Generator) appendBackground(b []byte, c *country, pl *place) []byte {
 		if len(g.events) > 0 {
 			b = append(b, g.one([]string{"Residents", "Families", "Displaced people"})...)
 			b = append(b, " were preparing to mark "...)
-			b = append(b, g.one(g.events)...)
+			ev := g.events
+			if c.code == "UA" && len(ev) > 2 {
+				ev = ev[len(ev)-2:] // Christmas, Easter
+			}
+			b = append(b, g.one(ev)...)
 			return append(b, g.one([]string{" amid the fighting.", " despite the shelling.", "."})...)
 		}
 		fallthrough

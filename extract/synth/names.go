@@ -98,7 +98,7 @@ var (
 
 // Things said about the place in a background sentence.
 var (
-	numbers = []string{"2,000", "5,000", "12,000", "30,000", "100,000", "250,000", "a million", "hundreds of"}
+	numbers = []string{"2,000", "5,000", "12,000", "30,000", "100,000", "250,000", "a million"}
 	compass = [8]string{"north", "northeast", "east", "southeast", "south", "southwest", "west", "northwest"}
 )
 
