@@ -64,6 +64,7 @@ CAPGRAPH_WORKERS, ...) and a capgraph.yaml file, in that order of precedence.` +
 	root.AddCommand(
 		newExtractCmd(a, nil),
 		newEvalCmd(a, nil),
+		newGenCmd(a, nil),
 	)
 	for _, c := range root.Commands() {
 		c.SetFlagErrorFunc(root.FlagErrorFunc())
