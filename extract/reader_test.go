@@ -2,6 +2,7 @@ package extract_test
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -151,4 +152,18 @@ func FuzzReader(f *testing.F) {
 			}
 		}
 	})
+}
+
+func ExampleNewReader() {
+	in := "id,text,source\nap-1,\"Smoke rises over Homs, Syria.\",wire\n"
+	r := extract.NewReader(strings.NewReader(in), extract.ReaderOptions{Name: "archive.csv"})
+	for c, err := range r.All() {
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Println(c.ID, c.Text, string(c.Meta["source"]))
+	}
+	// Output:
+	// ap-1 Smoke rises over Homs, Syria. "wire"
 }
