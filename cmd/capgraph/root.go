@@ -64,6 +64,9 @@ CAPGRAPH_WORKERS, ...) and a capgraph.yaml file, in that order of precedence.` +
 	root.AddCommand(
 		newExtractCmd(a, nil),
 		newEvalCmd(a, nil),
+		newBuildCmd(a, nil),
+		newExportCmd(a, nil),
+		newStatsCmd(a, nil),
 		newGenCmd(a, nil),
 	)
 	for _, c := range root.Commands() {

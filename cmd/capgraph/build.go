@@ -1,0 +1,152 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/capgraph/capgraph/extract"
+	"github.com/capgraph/capgraph/graph"
+)
+
+type buildOptions struct {
+	inputOptions
+	Workers int
+}
+
+// addStoreFlags adds the settings that name and tune the graph store; the
+// root command's config.Load reads them.
+func addStoreFlags(cmd *cobra.Command) {
+	cmd.Flags().String("store", "capgraph.db", "graph store: a bbolt `dir`ectory or a postgres:// URL (env CAPGRAPH_STORE)")
+}
+
+func newBuildCmd(a *app, runF func(context.Context, *buildOptions) error) *cobra.Command {
+	opts := &buildOptions{}
+	cmd := &cobra.Command{
+		Use:   "build [flags] [<file> ...]",
+		Short: "Extract captions and load them into the graph store",
+		Long: `Build extracts entities and relations from captions and loads them into the
+graph store named by --store, one named graph per caption. Building again is
+incremental: unchanged captions are skipped, a caption whose text or
+extraction changed replaces its old facts, new captions are added.
+
+Input is read as by 'capgraph extract'. Progress is shown on stderr when it
+is a terminal; a one-line summary follows unless --quiet is set. Batches of
+whole captions are committed one at a time, so an interrupted build leaves
+a store that holds only whole captions, and rerunning it completes it.`,
+		Example: `  $ capgraph build captions.jsonl
+  $ capgraph build --store postgres://capgraph@localhost/capgraph archive.csv
+  $ CAPGRAPH_STORE=/data/graph.db capgraph build day1.jsonl day2.jsonl`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Files = args
+			if err := opts.validate(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return a.runBuild(cmd.Context(), opts)
+		},
+	}
+	opts.addFlags(cmd)
+	addStoreFlags(cmd)
+	cmd.Flags().IntVarP(&opts.Workers, "workers", "w", 0, "extraction `goroutines` (default GOMAXPROCS)")
+	cmd.Flags().Int("batch-size", 20000, "quads written per store `transaction` (whole captions)")
+	return cmd
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// countLines estimates the captions in the input files for the progress
+// bar's ETA; -1 when any input is stdin or unreadable.
+func countLines(files []string) int64 {
+	if len(files) == 0 {
+		return -1
+	}
+	var n int64
+	buf := make([]byte, 1<<20)
+	for _, name := range files {
+		f, err := os.Open(name)
+		if name == "-" || err != nil {
+			return -1
+		}
+		for {
+			k, err := f.Read(buf)
+			n += int64(bytes.Count(buf[:k], []byte{'\n'}))
+			if err != nil {
+				break
+			}
+		}
+		f.Close()
+	}
+	return n
+}
+
+func (a *app) runBuild(ctx context.Context, opts *buildOptions) error {
+	start := time.Now()
+	x, err := extract.New()
+	if err != nil {
+		return err
+	}
+	workers := opts.Workers
+	if workers == 0 {
+		workers = a.cfg.EffectiveWorkers()
+	}
+	var bar *progressbar.ProgressBar
+	if !a.cfg.Quiet && isTerminal(a.stderr) {
+		bar = progressbar.NewOptions64(countLines(opts.Files),
+			progressbar.OptionSetWriter(a.stderr),
+			progressbar.OptionSetDescription("building"),
+			progressbar.OptionShowCount(),
+			progressbar.OptionShowIts(),
+			progressbar.OptionSetItsString("captions"),
+			progressbar.OptionThrottle(250*time.Millisecond),
+			progressbar.OptionClearOnFinish(),
+		)
+	}
+	s, err := graph.Open(ctx, a.cfg.Store, graph.Options{
+		BatchSize:        a.cfg.BatchSize,
+		Logger:           a.log,
+		ExtractorVersion: extract.Version,
+		Progress: func(st graph.LoadStats) {
+			if bar != nil {
+				bar.Describe(fmt.Sprintf("%d quads", st.Quads))
+				_ = bar.Set64(int64(st.Captions))
+			}
+		},
+	})
+	if err != nil {
+		return err
+	}
+	skipped := 0
+	captions := a.skipBad(a.captions(&opts.inputOptions), opts.KeepGoing, &skipped)
+	st, err := s.Load(ctx, x.ExtractAll(ctx, captions, workers))
+	if bar != nil {
+		_ = bar.Finish()
+	}
+	if cerr := s.Close(); err == nil {
+		err = cerr
+	}
+	if !a.cfg.Quiet {
+		fmt.Fprintf(a.stderr, "built %d captions into %s: %d added, %d replaced, %d unchanged, %d skipped; %d quads written in %.1fs\n",
+			st.Captions, a.cfg.Store, st.Added, st.Replaced, st.Unchanged, skipped+st.Skipped, st.Quads, time.Since(start).Seconds())
+	}
+	if err != nil {
+		return err
+	}
+	if skipped > 0 {
+		return &partialError{fmt.Sprintf("skipped %d bad input records", skipped)}
+	}
+	return nil
+}

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/capgraph/capgraph/graph"
+)
+
+// writeCaptions writes n generated captions as JSON Lines.
+func writeCaptions(t *testing.T, n int) string {
+	t.Helper()
+	var b strings.Builder
+	places := []string{"Aleppo", "Damascus", "Homs", "Idlib", "Douma", "Raqqa"}
+	for i := range n {
+		fmt.Fprintf(&b, `{"id":"gen-%06d","text":"A fighter of the Free Syrian Army walks in %s, Syria, March %d, 2014. Picture %d. REUTERS/Jane Doe"}`+"\n",
+			i, places[i%len(places)], 1+i%28, i)
+	}
+	p := filepath.Join(t.TempDir(), "captions.jsonl")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestBuildExportStats(t *testing.T) {
+	in := writeCaptions(t, 40)
+	store := filepath.Join(t.TempDir(), "g.db")
+	var stdout, stderr bytes.Buffer
+	for i, want := range []string{"40 added", "40 unchanged"} {
+		stderr.Reset()
+		if code := run(t.Context(), []string{"build", "--store", store, in}, nil, &stdout, &stderr); code != exitOK {
+			t.Fatalf("build %d: exit %d: %s", i, code, stderr.String())
+		}
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("build %d: %s", i, stderr.String())
+		}
+	}
+	for _, f := range []string{"nq", "nt", "ttl", "jsonld", "csv"} {
+		stdout.Reset()
+		if code := run(t.Context(), []string{"export", "--store", store, "-f", f}, nil, &stdout, &stderr); code != exitOK || stdout.Len() == 0 {
+			t.Errorf("export %s: exit %d: %s", f, code, stderr.String())
+		}
+	}
+	stdout.Reset()
+	if code := run(t.Context(), []string{"stats", "--store", store}, nil, &stdout, &stderr); code != exitOK || !strings.Contains(stdout.String(), "captions") {
+		t.Errorf("stats: %d %s %s", code, stdout.String(), stderr.String())
+	}
+	stderr.Reset()
+	if code := run(t.Context(), []string{"export", "--store", store, "-f", "rdfxml"}, nil, &stdout, &stderr); code != exitUsage {
+		t.Errorf("bad format: exit %d: %s", code, stderr.String())
+	}
+}
+
+// TestBuildKilled kills a real capgraph build mid-run with SIGINT and
+// SIGKILL, then checks that the store opens, holds only whole captions,
+// and that a rerun completes it.
+func TestBuildKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "capgraph")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	const n = 3000
+	in := writeCaptions(t, n)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGKILL} {
+		t.Run(sig.String(), func(t *testing.T) {
+			store := filepath.Join(t.TempDir(), "g.db")
+			cmd := exec.Command(bin, "build", "--store", store, "--batch-size", "2000", in)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// Wait until some batches are committed, then kill.
+			deadline := time.Now().Add(30 * time.Second)
+			for time.Now().Before(deadline) {
+				if fi, err := os.Stat(filepath.Join(store, "indexes.bolt")); err == nil && fi.Size() > 2<<20 {
+					break
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			_ = cmd.Process.Signal(sig)
+			err := cmd.Wait()
+			t.Logf("killed: %v; %s", err, strings.TrimSpace(stderr.String()))
+
+			// A second process meanwhile would see the lock; now it is free.
+			s, err := graph.Open(context.Background(), store, graph.Options{})
+			if err != nil {
+				t.Fatalf("reopen after %v: %v", sig, err)
+			}
+			partial := wholeCaptions(t, s)
+			s.Close()
+			t.Logf("%d of %d captions stored when killed", partial, n)
+
+			out, err := exec.Command(bin, "build", "--store", store, in).CombinedOutput()
+			if err != nil {
+				t.Fatalf("rerun: %v\n%s", err, out)
+			}
+			if !strings.Contains(string(out), fmt.Sprintf("%d unchanged", partial)) {
+				t.Errorf("rerun: %s", out)
+			}
+			s, err = graph.Open(context.Background(), store, graph.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if got := wholeCaptions(t, s); got != n {
+				t.Errorf("after rerun: %d captions, want %d", got, n)
+			}
+		})
+	}
+}
+
+// wholeCaptions checks that every caption graph holds its content-hash
+// marker and its photo's caption, with one of each, and counts graphs.
+func wholeCaptions(t *testing.T, s *graph.Store) int {
+	t.Helper()
+	var buf bytes.Buffer
+	if _, err := s.Export(context.Background(), &buf, graph.NQuads); err != nil {
+		t.Fatal(err)
+	}
+	hash, caption := map[string]int{}, map[string]int{}
+	sizes := map[string]int{}
+	for l := range strings.Lines(buf.String()) {
+		g := l[strings.LastIndex(strings.TrimSuffix(l, " .\n"), " ")+1:]
+		sizes[g]++
+		switch {
+		case strings.Contains(l, "ns#contentHash>"):
+			hash[g]++
+		case strings.Contains(l, "schema.org/caption>"):
+			caption[g]++
+		}
+	}
+	for g, k := range sizes {
+		if hash[g] != 1 || caption[g] != 1 || k < 20 {
+			t.Errorf("graph %s is not whole: %d quads, %d markers, %d captions", g, k, hash[g], caption[g])
+		}
+	}
+	return len(sizes)
+}
+
+func TestBuildStoreInUse(t *testing.T) {
+	store := filepath.Join(t.TempDir(), "g.db")
+	s, err := graph.Open(t.Context(), store, graph.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var stdout, stderr bytes.Buffer
+	start := time.Now()
+	code := run(t.Context(), []string{"stats", "--store", store}, nil, &stdout, &stderr)
+	if code != exitError || !strings.Contains(stderr.String(), "capgraph: graph: open "+store+": store in use by another process") {
+		t.Errorf("exit %d: %s", code, stderr.String())
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Errorf("took %v", time.Since(start))
+	}
+}

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/capgraph/capgraph/graph"
+)
+
+type exportOptions struct {
+	Format string
+	Output string
+}
+
+func newExportCmd(a *app, runF func(context.Context, *exportOptions) error) *cobra.Command {
+	opts := &exportOptions{}
+	cmd := &cobra.Command{
+		Use:   "export [flags]",
+		Short: "Write the graph as RDF or as a CSV events view",
+		Long: `Export streams the whole graph store to stdout or to a file.
+
+Formats:
+  nq      N-Quads, one named graph per caption (its provenance)
+  nt      N-Triples, the caption graphs flattened
+  ttl     Turtle with prefixes, flattened
+  jsonld  JSON-LD with an embedded context, one named graph per caption
+  csv     one row per photo and depicted place: date, precision, place,
+          admin1, admin2, country, latitude, longitude, armed groups,
+          people, photographer, agency, caption id
+
+The flattened formats repeat a triple that several captions state.`,
+		Example: `  $ capgraph export > graph.nq
+  $ capgraph export -f ttl -o graph.ttl
+  $ capgraph export -f csv | head`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if _, err := graph.ParseFormat(opts.Format); err != nil {
+				return &usageError{fmt.Errorf("--format: %q is not one of nq, nt, ttl, jsonld, csv", opts.Format)}
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return a.runExport(cmd.Context(), opts)
+		},
+	}
+	addStoreFlags(cmd)
+	cmd.Flags().StringVarP(&opts.Format, "format", "f", "nq", "output `format`: nq, nt, ttl, jsonld or csv")
+	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write to `file` instead of stdout")
+	return cmd
+}
+
+func (a *app) runExport(ctx context.Context, opts *exportOptions) (err error) {
+	format, _ := graph.ParseFormat(opts.Format)
+	s, err := graph.Open(ctx, a.cfg.Store, graph.Options{Logger: a.log})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := s.Close(); err == nil {
+			err = cerr
+		}
+	}()
+	var w io.Writer = a.stdout
+	if opts.Output != "" && opts.Output != "-" {
+		f, err := os.Create(opts.Output)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}()
+		w = f
+	}
+	bw := bufio.NewWriter(w)
+	n, err := s.Export(ctx, bw, format)
+	if err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if !a.cfg.Quiet && opts.Output != "" {
+		unit := "quads"
+		if format == graph.CSV {
+			unit = "rows"
+		}
+		fmt.Fprintf(a.stderr, "exported %d %s to %s\n", n, unit, opts.Output)
+	}
+	return nil
+}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/capgraph/capgraph/graph"
+)
+
+type statsOptions struct{ JSON bool }
+
+func newStatsCmd(a *app, runF func(context.Context, *statsOptions) error) *cobra.Command {
+	opts := &statsOptions{}
+	cmd := &cobra.Command{
+		Use:   "stats [flags]",
+		Short: "Count captions, entities by type and facts by relation",
+		Long: `Stats counts what the graph store holds: caption graphs, quads, mentions,
+distinct entities by class (Organization includes armed groups) and facts
+by relation (summed over captions).`,
+		Example: `  $ capgraph stats
+  $ capgraph stats --json | jq .entities`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return a.runStats(cmd.Context(), opts)
+		},
+	}
+	addStoreFlags(cmd)
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON instead of a table")
+	return cmd
+}
+
+func (a *app) runStats(ctx context.Context, opts *statsOptions) error {
+	s, err := graph.Open(ctx, a.cfg.Store, graph.Options{Logger: a.log})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	st, err := s.Stats(ctx)
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		enc := json.NewEncoder(a.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{
+			"captions": st.Captions, "quads": st.Quads, "mentions": st.Mentions,
+			"entities": st.Entities, "relations": st.Relations,
+		})
+	}
+	w := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(w, "captions\t%d\t\n", st.Captions)
+	fmt.Fprintf(w, "quads\t%d\t\n", st.Quads)
+	fmt.Fprintf(w, "mentions\t%d\t\n", st.Mentions)
+	fmt.Fprintln(w, "\t\t")
+	fmt.Fprintln(w, "entities\t\t")
+	for _, c := range graph.EntityClasses {
+		fmt.Fprintf(w, "%s\t%d\t\n", c, st.Entities[c])
+	}
+	fmt.Fprintln(w, "\t\t")
+	fmt.Fprintln(w, "relations\t\t")
+	for _, p := range graph.RelationPredicates {
+		fmt.Fprintf(w, "%s\t%d\t\n", p, st.Relations[p])
+	}
+	return w.Flush()
+}

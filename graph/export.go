@@ -1,0 +1,491 @@
+package graph
+
+import (
+	"bufio"
+	"cmp"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"iter"
+	"slices"
+	"strings"
+
+	cgraph "github.com/cayleygraph/cayley/graph"
+	"github.com/cayleygraph/quad"
+)
+
+// A Format is an export format of [Store.Export].
+type Format string
+
+// The export formats.
+const (
+	NQuads   Format = "nq"     // N-Quads: one named graph per caption
+	NTriples Format = "nt"     // N-Triples: the graphs flattened
+	Turtle   Format = "ttl"    // Turtle with prefixes, flattened
+	JSONLD   Format = "jsonld" // JSON-LD with an embedded context and one named graph per caption
+	CSV      Format = "csv"    // a flat events view, one row per photo and depicted place
+)
+
+// Formats lists the export formats in a fixed order, for help texts.
+var Formats = []Format{NQuads, NTriples, Turtle, JSONLD, CSV}
+
+// ParseFormat returns the format named s: a [Format] value or one of the
+// long names nquads, ntriples, turtle and json-ld.
+func ParseFormat(s string) (Format, error) {
+	switch strings.ToLower(s) {
+	case "nq", "nquads", "n-quads":
+		return NQuads, nil
+	case "nt", "ntriples", "n-triples":
+		return NTriples, nil
+	case "ttl", "turtle":
+		return Turtle, nil
+	case "jsonld", "json-ld":
+		return JSONLD, nil
+	case "csv":
+		return CSV, nil
+	}
+	return "", fmt.Errorf("graph: unknown export format %q (want nq, nt, ttl, jsonld or csv)", s)
+}
+
+// Export writes the whole graph to w in format and returns the number of
+// quads written (rows for CSV). N-Quads and N-Triples stream the store in
+// its own order; Turtle, JSON-LD and CSV go one caption graph at a time,
+// its quads sorted. The flattened formats repeat a triple that several
+// captions state.
+func (s *Store) Export(ctx context.Context, w io.Writer, format Format) (int, error) {
+	bw := bufio.NewWriterSize(w, 256<<10)
+	var enc encoder
+	switch format {
+	case NQuads:
+		enc = &ntEncoder{w: bw, quads: true}
+	case NTriples:
+		enc = &ntEncoder{w: bw}
+	case Turtle:
+		enc = &ttlEncoder{w: bw}
+	case JSONLD:
+		enc = &jsonldEncoder{w: bw}
+	case CSV:
+		enc = &csvEncoder{w: csv.NewWriter(bw)}
+	default:
+		return 0, fmt.Errorf("graph: export: unknown format %q", format)
+	}
+	if nt, ok := enc.(*ntEncoder); ok {
+		// The line formats need no grouping: stream the store in its order.
+		n, err := s.streamNT(ctx, nt)
+		if err == nil {
+			err = bw.Flush()
+		}
+		if err != nil {
+			return n, fmt.Errorf("graph: export %s: %w", format, err)
+		}
+		return n, nil
+	}
+	n := 0
+	err := enc.begin()
+	for g, err2 := range s.graphs(ctx) {
+		if err != nil {
+			break
+		}
+		if err = err2; err != nil {
+			break
+		}
+		var k int
+		k, err = enc.graph(g.label, g.quads)
+		n += k
+	}
+	if err == nil {
+		err = enc.end()
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err != nil {
+		return n, fmt.Errorf("graph: export %s: %w", format, err)
+	}
+	return n, nil
+}
+
+type namedGraph struct {
+	label quad.IRI
+	quads []quad.Quad
+}
+
+// graphs yields every caption graph with its quads sorted by subject,
+// predicate and object.
+func (s *Store) graphs(ctx context.Context) iter.Seq2[namedGraph, error] {
+	return func(yield func(namedGraph, error) bool) {
+		ref, err := s.qs.ValueOf(cgContentHash)
+		if err != nil || ref == nil {
+			if err != nil {
+				yield(namedGraph{}, err)
+			}
+			return
+		}
+		sc := s.qs.QuadIterator(quad.Predicate, ref).Iterate()
+		defer sc.Close()
+		for sc.Next(ctx) {
+			q, err := s.qs.Quad(sc.Result())
+			if err != nil {
+				yield(namedGraph{}, err)
+				return
+			}
+			g, ok := q.Subject.(quad.IRI)
+			if !ok {
+				continue
+			}
+			quads, err := s.graphQuads(ctx, g)
+			if err != nil {
+				yield(namedGraph{}, err)
+				return
+			}
+			sortQuads(quads)
+			if !yield(namedGraph{g, quads}, nil) {
+				return
+			}
+		}
+		if err := sc.Err(); err != nil {
+			yield(namedGraph{}, err)
+		}
+	}
+}
+
+func sortQuads(qs []quad.Quad) {
+	key := func(v quad.Value) string {
+		if v == nil {
+			return ""
+		}
+		return v.String()
+	}
+	slices.SortFunc(qs, func(a, b quad.Quad) int {
+		return cmp.Or(
+			cmp.Compare(key(a.Subject), key(b.Subject)),
+			cmp.Compare(key(a.Predicate), key(b.Predicate)),
+			cmp.Compare(key(a.Object), key(b.Object)))
+	})
+}
+
+type encoder interface {
+	begin() error
+	graph(g quad.IRI, quads []quad.Quad) (int, error)
+	end() error
+}
+
+// ntEncoder writes N-Quads, or N-Triples when quads is false.
+type ntEncoder struct {
+	w     *bufio.Writer
+	quads bool
+	buf   []byte
+}
+
+func (e *ntEncoder) begin() error { return nil }
+func (e *ntEncoder) end() error   { return nil }
+
+func (e *ntEncoder) graph(g quad.IRI, quads []quad.Quad) (int, error) {
+	for _, q := range quads {
+		b := e.buf[:0]
+		b = appendTerm(b, q.Subject)
+		b = append(b, ' ')
+		b = appendTerm(b, q.Predicate)
+		b = append(b, ' ')
+		b = appendTerm(b, q.Object)
+		if e.quads && q.Label != nil {
+			b = append(b, ' ')
+			b = appendTerm(b, q.Label)
+		}
+		b = append(b, " .\n"...)
+		e.buf = b
+		if _, err := e.w.Write(b); err != nil {
+			return 0, err
+		}
+	}
+	return len(quads), nil
+}
+
+// ttlEncoder writes Turtle: a prefix header, then each graph's triples
+// grouped by subject.
+type ttlEncoder struct {
+	w   *bufio.Writer
+	buf []byte
+}
+
+func (e *ttlEncoder) begin() error {
+	for _, p := range prefixes {
+		if _, err := fmt.Fprintf(e.w, "@prefix %s: <%s> .\n", p.Prefix, p.IRI); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (e *ttlEncoder) end() error { return nil }
+
+func (e *ttlEncoder) graph(g quad.IRI, quads []quad.Quad) (int, error) {
+	b := append(e.buf[:0], "\n# graph "...)
+	b = appendIRI(b, string(g))
+	b = append(b, '\n')
+	for i, q := range quads {
+		switch {
+		case i > 0 && q.Subject == quads[i-1].Subject && q.Predicate == quads[i-1].Predicate:
+			b = append(b, " ,\n        "...)
+		case i > 0 && q.Subject == quads[i-1].Subject:
+			b = append(b, " ;\n    "...)
+			b = appendPredicate(b, q.Predicate)
+			b = append(b, ' ')
+		default:
+			if i > 0 {
+				b = append(b, " .\n"...)
+			}
+			b = appendTurtle(b, q.Subject)
+			b = append(b, "\n    "...)
+			b = appendPredicate(b, q.Predicate)
+			b = append(b, ' ')
+		}
+		b = appendTurtle(b, q.Object)
+	}
+	if len(quads) > 0 {
+		b = append(b, " .\n"...)
+	}
+	e.buf = b
+	_, err := e.w.Write(b)
+	return len(quads), err
+}
+
+func appendPredicate(b []byte, p quad.Value) []byte {
+	if p == rdfType {
+		return append(b, 'a')
+	}
+	return appendTurtle(b, p)
+}
+
+// jsonldEncoder writes one JSON-LD document: an embedded context and a
+// top-level @graph holding one named graph object per caption.
+type jsonldEncoder struct {
+	w     *bufio.Writer
+	first bool
+}
+
+// jsonldContext is the embedded context: prefixes only, so that nothing
+// is fetched and every IRI stays as written.
+func jsonldContext() map[string]string {
+	m := make(map[string]string, len(prefixes))
+	for _, p := range prefixes {
+		m[p.Prefix] = p.IRI
+	}
+	return m
+}
+
+func (e *jsonldEncoder) begin() error {
+	ctx, err := json.Marshal(jsonldContext())
+	if err != nil {
+		return err
+	}
+	e.first = true
+	_, err = fmt.Fprintf(e.w, "{\n\"@context\": %s,\n\"@graph\": [", ctx)
+	return err
+}
+
+func (e *jsonldEncoder) end() error {
+	_, err := e.w.WriteString("\n]}\n")
+	return err
+}
+
+func jsonldKey(iri quad.Value) string {
+	s := string(iri.(quad.IRI))
+	if c, ok := compact(s); ok {
+		return c
+	}
+	return s
+}
+
+func jsonldValue(v quad.Value) any {
+	switch v := v.(type) {
+	case quad.IRI:
+		return map[string]string{"@id": string(v)}
+	case quad.BNode:
+		return map[string]string{"@id": string(appendBNode(nil, string(v)))}
+	}
+	lex, dt, lang := literal(v)
+	switch {
+	case lang != "":
+		return map[string]string{"@value": lex, "@language": lang}
+	case dt != "":
+		return map[string]string{"@value": lex, "@type": jsonldKey(dt)}
+	}
+	return map[string]string{"@value": lex}
+}
+
+func (e *jsonldEncoder) graph(g quad.IRI, quads []quad.Quad) (int, error) {
+	var nodes []map[string]any
+	var cur map[string]any
+	var curSubj quad.Value
+	for _, q := range quads {
+		if cur == nil || q.Subject != curSubj {
+			id := ""
+			switch s := q.Subject.(type) {
+			case quad.IRI:
+				id = string(s)
+			case quad.BNode:
+				id = string(appendBNode(nil, string(s)))
+			default:
+				continue // a literal subject cannot be written
+			}
+			cur = map[string]any{"@id": id}
+			curSubj = q.Subject
+			nodes = append(nodes, cur)
+		}
+		if q.Predicate == rdfType {
+			if t, ok := q.Object.(quad.IRI); ok {
+				types, _ := cur["@type"].([]string)
+				cur["@type"] = append(types, jsonldKey(t))
+				continue
+			}
+		}
+		if _, ok := q.Predicate.(quad.IRI); !ok {
+			continue
+		}
+		k := jsonldKey(q.Predicate)
+		vals, _ := cur[k].([]any)
+		cur[k] = append(vals, jsonldValue(q.Object))
+	}
+	b, err := json.Marshal(map[string]any{"@id": string(g), "@graph": nodes})
+	if err != nil {
+		return 0, err
+	}
+	sep := ",\n"
+	if e.first {
+		sep, e.first = "\n", false
+	}
+	if _, err := e.w.WriteString(sep); err != nil {
+		return 0, err
+	}
+	_, err = e.w.Write(b)
+	return len(quads), err
+}
+
+// CSVHeader is the header row of the CSV events view.
+var CSVHeader = []string{"photo", "date", "precision", "place", "admin1", "admin2", "country",
+	"latitude", "longitude", "armed_groups", "people", "photographer", "agency", "caption_id"}
+
+// csvEncoder writes the events view: one row per photo and depicted place.
+type csvEncoder struct{ w *csv.Writer }
+
+func (e *csvEncoder) begin() error { return e.w.Write(CSVHeader) }
+func (e *csvEncoder) end() error   { e.w.Flush(); return e.w.Error() }
+
+func (e *csvEncoder) graph(g quad.IRI, quads []quad.Quad) (int, error) {
+	props := make(map[quad.Value]map[quad.IRI][]quad.Value)
+	for _, q := range quads {
+		p, ok := q.Predicate.(quad.IRI)
+		if !ok {
+			continue
+		}
+		m := props[q.Subject]
+		if m == nil {
+			m = make(map[quad.IRI][]quad.Value)
+			props[q.Subject] = m
+		}
+		m[p] = append(m[p], q.Object)
+	}
+	one := func(s quad.Value, p quad.IRI) quad.Value {
+		if vs := props[s][p]; len(vs) > 0 {
+			return vs[0]
+		}
+		return nil
+	}
+	lex := func(v quad.Value) string {
+		if v == nil {
+			return ""
+		}
+		if _, ok := v.(quad.IRI); ok {
+			return string(v.(quad.IRI))
+		}
+		l, _, _ := literal(v)
+		return l
+	}
+	name := func(v quad.Value) string { return lex(one(v, schemaName)) }
+	photo := one(g, provWasDerivedFrom)
+	if photo == nil {
+		return 0, nil
+	}
+	hasType := func(v quad.Value, t quad.IRI) bool { return slices.Contains(props[v][rdfType], quad.Value(t)) }
+	names := func(pred func(quad.Value) bool) string {
+		var out []string
+		for s := range props {
+			if pred(s) {
+				if n := name(s); n != "" && !slices.Contains(out, n) {
+					out = append(out, n)
+				}
+			}
+		}
+		slices.Sort(out)
+		return strings.Join(out, "; ")
+	}
+	creators := props[photo][schemaCreator]
+	groups := names(func(s quad.Value) bool { return hasType(s, cgArmedGroup) })
+	people := names(func(s quad.Value) bool { return hasType(s, schemaPerson) && !slices.Contains(creators, s) })
+	var photographer, agency []string
+	for _, c := range creators {
+		photographer = append(photographer, name(c))
+	}
+	for _, a := range props[photo][schemaSourceOrg] {
+		agency = append(agency, name(a))
+	}
+	base := []string{string(photo.(quad.IRI)), lex(one(photo, schemaDateCreated)), lex(one(photo, cgDatePrecision))}
+	tail := []string{groups, people, strings.Join(photographer, "; "), strings.Join(agency, "; "), lex(one(photo, schemaIdentifier))}
+	places := props[photo][schemaContentLocation]
+	slices.SortFunc(places, func(a, b quad.Value) int { return cmp.Compare(a.String(), b.String()) })
+	if len(places) == 0 {
+		places = []quad.Value{nil}
+	}
+	for _, pl := range places {
+		var chain []string // widest first
+		for p, seen := one(pl, schemaContainedInPlace), 0; p != nil && seen < 8; p, seen = one(p, schemaContainedInPlace), seen+1 {
+			chain = append([]string{name(p)}, chain...)
+		}
+		at := func(i int) string {
+			if i < len(chain) {
+				return chain[i]
+			}
+			return ""
+		}
+		geo := one(pl, schemaGeo)
+		row := append(slices.Clone(base), name(pl), at(1), at(2), at(0),
+			lex(one(geo, schemaLatitude)), lex(one(geo, schemaLongitude)))
+		row = append(row, tail...)
+		if pl == nil {
+			row[3] = ""
+		}
+		if err := e.w.Write(row); err != nil {
+			return 0, err
+		}
+	}
+	return len(places), nil
+}
+
+// streamNT writes every quad in store order.
+func (s *Store) streamNT(ctx context.Context, e *ntEncoder) (int, error) {
+	r := cgraph.NewQuadStoreReader(s.qs)
+	defer r.Close()
+	n := 0
+	buf := make([]quad.Quad, 1)
+	for {
+		if n%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return n, err
+			}
+		}
+		q, err := r.ReadQuad()
+		if err == io.EOF {
+			return n, nil
+		} else if err != nil {
+			return n, err
+		}
+		buf[0] = q
+		if _, err := e.graph("", buf); err != nil {
+			return n, err
+		}
+		n++
+	}
+}

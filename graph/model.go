@@ -1,0 +1,343 @@
+package graph
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/capgraph/capgraph/extract"
+)
+
+// Provenance is what [Quads] records about the run that produced an
+// extraction, on the caption's named graph.
+type Provenance struct {
+	ExtractorVersion string    // extract.Version; "" writes no version quad
+	Time             time.Time // when the facts were generated; zero writes no time quad
+}
+
+// ContentHash returns the marker that [Store.Load] keeps on each caption
+// graph to detect unchanged captions: "sha256:" and 32 hex digits over the
+// model version, the extractor version and the extraction's JSON form.
+func ContentHash(x extract.Extraction, extractorVersion string) string {
+	h := sha256.New()
+	h.Write([]byte(ModelVersion + "\x00" + extractorVersion + "\x00"))
+	b, err := json.Marshal(x)
+	if err != nil { // only NaN or Inf coordinates: hash what we can
+		b = []byte(x.ID + "\x00" + x.Text)
+	}
+	h.Write(b)
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// Quads returns the quads that represent one extraction, all labelled with
+// the caption's named graph ([GraphIRI]), without duplicates, in a fixed
+// order. docs/model.md describes the model.
+func Quads(x extract.Extraction, p Provenance) []quad.Quad {
+	b := newBuilder(x, p)
+	b.build()
+	return b.out
+}
+
+type builder struct {
+	x     extract.Extraction
+	p     Provenance
+	g     quad.IRI // the caption's graph
+	photo quad.IRI
+	out   []quad.Quad
+	seen  map[quad.Quad]struct{}
+	ents  map[string]int // entity id -> index of its first entity
+	runes []rune
+}
+
+func newBuilder(x extract.Extraction, p Provenance) *builder {
+	return &builder{
+		x: x, p: p,
+		g:     quad.IRI(GraphIRI(x.ID)),
+		photo: quad.IRI(PhotoIRI(x.ID)),
+		seen:  make(map[quad.Quad]struct{}, 64),
+		ents:  make(map[string]int, len(x.Entities)),
+	}
+}
+
+func (b *builder) add(s quad.Value, p quad.IRI, o quad.Value) {
+	q := quad.Quad{Subject: s, Predicate: p, Object: o, Label: b.g}
+	if _, ok := b.seen[q]; ok {
+		return
+	}
+	b.seen[q] = struct{}{}
+	b.out = append(b.out, q)
+}
+
+func str(s string) quad.Value { return quad.String(s) }
+
+func (b *builder) build() {
+	x := b.x
+	// The graph: provenance and the idempotence marker.
+	b.add(b.g, provWasDerivedFrom, b.photo)
+	if b.p.ExtractorVersion != "" {
+		b.add(b.g, cgExtractorVersion, str(b.p.ExtractorVersion))
+	}
+	if !b.p.Time.IsZero() {
+		b.add(b.g, provGeneratedAtTime, quad.TypedString{
+			Value: quad.String(b.p.Time.UTC().Format(time.RFC3339)), Type: xsdDateTime})
+	}
+	b.add(b.g, cgContentHash, str(ContentHash(x, b.p.ExtractorVersion)))
+
+	// The photo.
+	b.add(b.photo, rdfType, schemaPhotograph)
+	b.add(b.photo, schemaCaption, str(x.Text))
+	b.add(b.photo, schemaIdentifier, str(x.ID))
+
+	for i, e := range x.Entities {
+		if _, ok := b.ents[e.ID]; !ok && e.ID != "" {
+			b.ents[e.ID] = i
+		}
+	}
+	// Entities and their mentions.
+	for i, e := range x.Entities {
+		b.entity(e)
+		m := quad.IRI(string(b.g) + "#m" + strconv.Itoa(i))
+		b.add(m, nifBeginIndex, nonNegInt(e.Start))
+		b.add(m, nifEndIndex, nonNegInt(e.End))
+		b.add(m, nifAnchorOf, str(e.Text))
+		if e.Type != extract.Date {
+			b.add(m, itsTaIdentRef, b.entityIRI(e))
+		}
+		b.add(m, cgConfidence, decimal(e.Confidence))
+	}
+	b.credit()
+
+	// Relations: the fact itself, and a statement node with its confidence.
+	linked := make(map[quad.Value]bool)
+	for i, r := range x.Relations {
+		s, p, o, ok := b.relation(i, r)
+		if !ok {
+			continue
+		}
+		if s == b.photo {
+			linked[o] = true
+		}
+		b.add(s, p, o)
+		st := quad.IRI(string(b.g) + "#r" + strconv.Itoa(i))
+		b.add(st, rdfSubject, s)
+		b.add(st, rdfPredicate, p)
+		b.add(st, rdfObject, o)
+		b.add(st, cgConfidence, decimal(r.Confidence))
+	}
+	// Everything else the caption names is at least mentioned by the photo.
+	for _, e := range x.Entities {
+		switch e.Type {
+		case extract.Date, extract.Photographer, extract.Agency:
+			continue
+		}
+		if iri := b.entityIRI(e); !linked[iri] {
+			b.add(b.photo, schemaMentions, iri)
+		}
+	}
+}
+
+func (b *builder) entityIRI(e extract.Entity) quad.IRI {
+	id := e.ID
+	if id == "" {
+		id = strings.ToLower(string(e.Type)) + ":" + strings.ToLower(e.Text)
+	}
+	return quad.IRI(EntityIRI(id))
+}
+
+var entityClass = map[extract.EntityType]quad.IRI{
+	extract.Person:       schemaPerson,
+	extract.Photographer: schemaPerson,
+	extract.Place:        schemaPlace,
+	extract.ArmedGroup:   schemaOrganization,
+	extract.Organization: schemaOrganization,
+	extract.Agency:       schemaNewsMedia,
+	extract.Event:        schemaEvent,
+}
+
+func (b *builder) entity(e extract.Entity) {
+	class, ok := entityClass[e.Type]
+	if !ok {
+		return // dates are literals on the photo
+	}
+	n := b.entityIRI(e)
+	b.add(n, rdfType, class)
+	name := e.Canonical
+	if name == "" {
+		name = e.Text
+	}
+	b.add(n, schemaName, str(name))
+	switch e.Type {
+	case extract.ArmedGroup:
+		b.add(n, rdfType, cgArmedGroup)
+		if e.GroupType != "" {
+			b.add(n, cgGroupType, str(e.GroupType))
+		}
+	case extract.Place:
+		b.place(n, e, name)
+	}
+}
+
+func (b *builder) place(n quad.IRI, e extract.Entity, name string) {
+	if e.GeoNamesID != 0 {
+		b.add(n, owlSameAs, quad.IRI(geoNamesBase+strconv.Itoa(e.GeoNamesID)+"/"))
+	}
+	if e.Latitude != 0 || e.Longitude != 0 {
+		geo := quad.IRI(string(n) + "#geo")
+		b.add(n, schemaGeo, geo)
+		b.add(geo, schemaLatitude, decimal(e.Latitude))
+		b.add(geo, schemaLongitude, decimal(e.Longitude))
+	}
+	// Gazetteer containment: the administrative chain, widest first.
+	if strings.HasPrefix(e.FeatureCode, "PCL") || len(e.Admin) == 0 {
+		return
+	}
+	chain := e.Admin
+	if last := chain[len(chain)-1]; strings.EqualFold(last, name) || strings.EqualFold(last, e.Text) {
+		chain = chain[:len(chain)-1] // the place is itself an admin area
+	}
+	var parent quad.IRI
+	path := adminBase + segment(e.Country)
+	for i, a := range chain {
+		var node quad.IRI
+		if i == 0 {
+			if e.Country != "" {
+				node = quad.IRI(countryBase + segment(e.Country))
+			} else {
+				node = quad.IRI(adminBase + segment(a))
+				path = string(node)
+			}
+		} else {
+			path += "/" + segment(a)
+			node = quad.IRI(path)
+		}
+		b.add(node, schemaName, str(a))
+		if parent != "" {
+			b.add(node, schemaContainedInPlace, parent)
+		}
+		parent = node
+	}
+	if parent != "" {
+		b.add(n, schemaContainedInPlace, parent)
+	}
+}
+
+// credit writes schema:creditText when the photographer and agency
+// mentions sit side by side ("REUTERS/Jane Doe").
+func (b *builder) credit() {
+	var ph, ag *extract.Entity
+	for i := range b.x.Entities {
+		switch e := &b.x.Entities[i]; e.Type {
+		case extract.Photographer:
+			ph = e
+		case extract.Agency:
+			ag = e
+		}
+	}
+	if ph == nil || ag == nil {
+		return
+	}
+	start, end := min(ph.Start, ag.Start), max(ph.End, ag.End)
+	if gap := end - start - (ph.End - ph.Start) - (ag.End - ag.Start); gap < 0 || gap > 3 {
+		return
+	}
+	if b.runes == nil {
+		b.runes = []rune(b.x.Text)
+	}
+	if start < 0 || end > len(b.runes) {
+		return
+	}
+	b.add(b.photo, schemaCreditText, str(string(b.runes[start:end])))
+}
+
+// arg resolves one argument of a relation to a node or, for dates, a literal.
+func (b *builder) arg(id, text string) (quad.Value, bool) {
+	if text == extract.PhotoSubject || id == extract.PhotoID(b.x.ID) {
+		return b.photo, true
+	}
+	if i, ok := b.ents[id]; ok && id != "" {
+		e := b.x.Entities[i]
+		if e.Type == extract.Date {
+			return dateLiteral(e)
+		}
+		return b.entityIRI(e), true
+	}
+	return nil, false
+}
+
+func (b *builder) relation(i int, r extract.Relation) (s quad.Value, p quad.IRI, o quad.Value, ok bool) {
+	s, sok := b.arg(r.SubjID, r.Subj)
+	o, ook := b.arg(r.ObjID, r.Obj)
+	switch r.Rel {
+	case extract.PhotographedBy:
+		p = schemaCreator
+	case extract.DistributedBy:
+		p = schemaSourceOrg
+	case extract.TakenOn:
+		p = schemaDateCreated
+		if e, found := b.ents[r.ObjID]; found && ook {
+			if prec := b.x.Entities[e].Precision; prec != "" {
+				b.add(b.photo, cgDatePrecision, str(prec))
+			}
+		}
+	case extract.DepictsPlace:
+		p = schemaContentLocation
+	case extract.DepictsPerson:
+		p = schemaAbout
+	case extract.LocatedIn:
+		p = cgLocatedIn // as the caption states it, apart from containedInPlace
+	case extract.MemberOf:
+		p = schemaMemberOf
+		if !sok && r.Subj != "" { // a role noun: "a fighter of ..."
+			role := quad.IRI(string(b.g) + "#role" + strconv.Itoa(i))
+			b.add(role, schemaRoleName, str(r.Subj))
+			s, sok, p = role, true, cgMemberOf
+		}
+	case extract.AliasOf:
+		if sok && ook && s == o {
+			s, p, o = o, schemaAlternateName, str(r.Subj)
+		} else {
+			p = cgAliasOf
+		}
+	case extract.ControlledBy:
+		p = cgControlledBy
+		if !ook && r.Obj != "" { // "rebels", "government forces"
+			n := quad.IRI(controllerBase + segment(strings.ReplaceAll(strings.ToLower(r.Obj), " ", "-")))
+			if r.ObjID != "" {
+				n = quad.IRI(EntityIRI(r.ObjID))
+			}
+			b.add(n, schemaName, str(r.Obj))
+			o, ook = n, true
+		}
+	case extract.EventAt:
+		p = schemaLocation
+	default:
+		p = quad.IRI(Vocab + segment(string(r.Rel)))
+	}
+	return s, p, o, sok && ook && p != ""
+}
+
+// dateLiteral types a DATE entity's ISO value by its precision.
+func dateLiteral(e extract.Entity) (quad.Value, bool) {
+	v := e.Value
+	var t quad.IRI
+	switch {
+	case len(v) == 10 && v[4] == '-':
+		t = xsdDate
+	case len(v) == 7 && v[4] == '-':
+		t = xsdGYearMonth
+	case len(v) == 4:
+		t = xsdGYear
+	case strings.HasPrefix(v, "--"):
+		t = xsdGMonthDay
+	case v == "":
+		return str(e.Text), true
+	default:
+		return str(v), true
+	}
+	return quad.TypedString{Value: quad.String(v), Type: t}, true
+}

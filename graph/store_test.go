@@ -1,0 +1,328 @@
+package graph_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"iter"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/capgraph/capgraph/extract"
+	"github.com/capgraph/capgraph/graph"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden files")
+
+func seq(xs []extract.Extraction) iter.Seq2[extract.Extraction, error] {
+	return func(yield func(extract.Extraction, error) bool) {
+		for _, x := range xs {
+			if !yield(x, nil) {
+				return
+			}
+		}
+	}
+}
+
+// stores returns the addresses the store tests run against: memory, a
+// fresh bbolt directory and, when CAPGRAPH_TEST_POSTGRES is set, a
+// PostgreSQL database (emptied first).
+func stores(t *testing.T) map[string]func(t *testing.T) string {
+	return map[string]func(t *testing.T) string{
+		"memory": func(t *testing.T) string { return "" },
+		"bbolt":  func(t *testing.T) string { return filepath.Join(t.TempDir(), "capgraph.db") },
+		"postgres": func(t *testing.T) string {
+			addr := os.Getenv("CAPGRAPH_TEST_POSTGRES")
+			if addr == "" {
+				t.Skip("CAPGRAPH_TEST_POSTGRES is unset: set it to a postgres:// URL of a scratch database to test the SQL backend")
+			}
+			resetPostgres(t, addr)
+			return addr
+		},
+	}
+}
+
+func open(t testing.TB, addr string) *graph.Store {
+	t.Helper()
+	s, err := graph.Open(context.Background(), addr, graph.Options{Now: fixedNow, ExtractorVersion: "test", BatchSize: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func export(t testing.TB, s *graph.Store, f graph.Format) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if _, err := s.Export(context.Background(), &buf, f); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+func load(t testing.TB, s *graph.Store, xs []extract.Extraction) graph.LoadStats {
+	t.Helper()
+	st, err := s.Load(context.Background(), seq(xs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func TestLoadIdempotentAndReplace(t *testing.T) {
+	for name, addr := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			s := open(t, addr(t))
+			defer s.Close()
+			xs := sample()
+			st := load(t, s, xs)
+			if st.Added != 2 || st.Captions != 2 {
+				t.Fatalf("first load: %+v", st)
+			}
+			first := export(t, s, graph.NQuads)
+			stats1, err := s.Stats(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			st = load(t, s, xs)
+			if st.Unchanged != 2 || st.Quads != 0 {
+				t.Fatalf("second load wrote: %+v", st)
+			}
+			stats2, _ := s.Stats(t.Context())
+			if again := export(t, s, graph.NQuads); again != first || stats1.Quads != stats2.Quads {
+				t.Fatalf("rebuild changed the graph: %d -> %d quads", stats1.Quads, stats2.Quads)
+			}
+
+			// Change one caption: a different photographer and text.
+			changed := sample()
+			x := &changed[0]
+			x.Text = strings.Replace(x.Text, "Jane Doe", "Ann Lee", 1)
+			x.Entities[6] = extract.Entity{ID: "photographer:ann-lee", Text: "Ann Lee", Type: extract.Photographer, Start: 118, End: 125, Confidence: 0.9}
+			x.Relations[5].Obj, x.Relations[5].ObjID = "Ann Lee", "photographer:ann-lee"
+			st = load(t, s, changed)
+			if st.Replaced != 1 || st.Unchanged != 1 || st.Removed == 0 {
+				t.Fatalf("replace: %+v", st)
+			}
+			out := export(t, s, graph.NQuads)
+			if strings.Contains(out, "Jane Doe") || strings.Contains(out, "jane-doe") {
+				t.Errorf("old facts survive the replacement:\n%s", grep(out, "ane"))
+			}
+			if !strings.Contains(out, "Ann Lee") {
+				t.Errorf("new facts missing")
+			}
+			// Back to the original: the same quads as the first build.
+			load(t, s, xs)
+			if got := export(t, s, graph.NQuads); sortedLines(got) != sortedLines(first) {
+				t.Errorf("restoring the caption does not restore the graph")
+			}
+		})
+	}
+}
+
+func grep(s, sub string) string {
+	var out []string
+	for l := range strings.Lines(s) {
+		if strings.Contains(l, sub) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "")
+}
+
+func TestLoadDuplicateInOneBatch(t *testing.T) {
+	s := open(t, "")
+	defer s.Close()
+	xs := sample()
+	changed := sample()[0]
+	changed.Text += " (file photo)"
+	st := load(t, s, []extract.Extraction{xs[0], changed, xs[0]})
+	if st.Added != 1 || st.Replaced != 2 {
+		t.Fatalf("%+v", st)
+	}
+	if n := strings.Count(export(t, s, graph.NQuads), "schema.org/caption>"); n != 1 {
+		t.Errorf("%d captions stored, want 1", n)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	bad := errors.New("bad caption")
+	xs := func(yield func(extract.Extraction, error) bool) {
+		_ = yield(sample()[0], nil) && yield(extract.Extraction{}, bad) && yield(sample()[1], nil)
+	}
+	s := open(t, "")
+	defer s.Close()
+	st, err := s.Load(t.Context(), xs)
+	if !errors.Is(err, bad) || st.Added != 1 {
+		t.Errorf("stop: %+v, %v", st, err)
+	}
+	s2, _ := graph.Open(t.Context(), "", graph.Options{KeepGoing: true})
+	defer s2.Close()
+	st, err = s2.Load(t.Context(), xs)
+	if err != nil || st.Added != 2 || st.Skipped != 1 {
+		t.Errorf("keep going: %+v, %v", st, err)
+	}
+}
+
+func TestLoadCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	s := open(t, filepath.Join(t.TempDir(), "db"))
+	defer s.Close()
+	xs := synthetic(500)
+	n := 0
+	_, err := s.Load(ctx, func(yield func(extract.Extraction, error) bool) {
+		for _, x := range xs {
+			if n++; n == 250 {
+				cancel()
+			}
+			if !yield(x, nil) {
+				return
+			}
+		}
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v", err)
+	}
+	checkWhole(t, s)
+}
+
+// checkWhole fails unless every caption graph in s is complete: it holds
+// exactly the quads that the model gives its extraction.
+func checkWhole(t *testing.T, s *graph.Store) int {
+	t.Helper()
+	per := make(map[string]int)
+	for l := range strings.Lines(export(t, s, graph.NQuads)) {
+		per[l[strings.LastIndex(l[:len(l)-3], " <")+1:]]++
+	}
+	want := len(graph.Quads(synthetic(1)[0], graph.Provenance{ExtractorVersion: "test", Time: genTime}))
+	for g, n := range per {
+		if n != want {
+			t.Errorf("graph %s holds %d quads, want %d", g, n, want)
+		}
+	}
+	return len(per)
+}
+
+func TestStoreInUse(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "capgraph.db")
+	s := open(t, dir)
+	defer s.Close()
+	start := time.Now()
+	_, err := graph.Open(t.Context(), dir, graph.Options{LockTimeout: 200 * time.Millisecond})
+	if !errors.Is(err, graph.ErrStoreInUse) || !strings.Contains(err.Error(), "graph: open "+dir+": store in use by another process") {
+		t.Fatalf("second open: %v", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("second open took %v", d)
+	}
+}
+
+func TestReopen(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "capgraph.db")
+	s := open(t, dir)
+	load(t, s, sample())
+	want := export(t, s, graph.NQuads)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = open(t, dir)
+	defer s.Close()
+	if got := export(t, s, graph.NQuads); got != want {
+		t.Errorf("reopened store differs")
+	}
+	if st := load(t, s, sample()); st.Unchanged != 2 {
+		t.Errorf("reload after reopen: %+v", st)
+	}
+}
+
+func TestGolden(t *testing.T) {
+	s := open(t, "")
+	defer s.Close()
+	load(t, s, sample())
+	for _, f := range graph.Formats {
+		t.Run(string(f), func(t *testing.T) {
+			got := []byte(export(t, s, f))
+			golden := filepath.Join("testdata", "sample."+string(f)+".golden")
+			if *update {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if want, err := os.ReadFile(golden); err != nil || !bytes.Equal(got, want) {
+				t.Errorf("%s is missing or stale (%v); run go test -update", golden, err)
+			}
+		})
+	}
+}
+
+func TestStats(t *testing.T) {
+	s := open(t, "")
+	defer s.Close()
+	load(t, s, sample())
+	st, err := s.Stats(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"Photograph": 2, "Person": 3, "Place": 5, "ArmedGroup": 1, "NewsMediaOrganization": 1, "Organization": 1}
+	for k, v := range want {
+		if st.Entities[k] != v {
+			t.Errorf("entities %s = %d, want %d", k, st.Entities[k], v)
+		}
+	}
+	if st.Captions != 2 || st.Relations["schema:creator"] != 2 || st.Relations["capgraph:controlledBy"] != 1 || st.Mentions != 15 {
+		t.Errorf("stats: %+v", st)
+	}
+}
+
+func TestParseFormat(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want graph.Format
+		err  bool
+	}{{"nq", graph.NQuads, false}, {"N-Quads", graph.NQuads, false}, {"turtle", graph.Turtle, false}, {"json-ld", graph.JSONLD, false}, {"rdfxml", "", true}} {
+		got, err := graph.ParseFormat(tt.in)
+		if got != tt.want || (err != nil) != tt.err {
+			t.Errorf("ParseFormat(%q) = %q, %v", tt.in, got, err)
+		}
+	}
+}
+
+func TestQuery(t *testing.T) {
+	s := open(t, "")
+	defer s.Close()
+	load(t, s, sample())
+	q := `g.V(g.IRI("https://capgraph.org/id/place/geonames/170654")).In(g.IRI("https://schema.org/mentions")).Out(g.IRI("https://schema.org/identifier")).All()`
+	var got []string
+	for r, err := range s.Query(t.Context(), "gizmo", q, 0) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(r)
+		got = append(got, string(b))
+	}
+	if len(got) != 2 {
+		t.Errorf("query results: %v", got)
+	}
+}
+
+// synthetic returns n generated extractions shaped like sample()[0].
+func synthetic(n int) []extract.Extraction {
+	base := sample()[0]
+	xs := make([]extract.Extraction, n)
+	for i := range xs {
+		x := base
+		x.ID = fmt.Sprintf("syn-%07d", i)
+		x.Text = base.Text + fmt.Sprintf(" #%d", i)
+		x.Entities = append([]extract.Entity(nil), base.Entities...)
+		x.Entities[6].ID = fmt.Sprintf("photographer:p%d", i%997)
+		x.Relations = append([]extract.Relation(nil), base.Relations...)
+		x.Relations[5].ObjID = x.Entities[6].ID
+		xs[i] = x
+	}
+	return xs
+}

@@ -1,0 +1,186 @@
+package graph
+
+import (
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/cayleygraph/quad"
+)
+
+const hexDigits = "0123456789ABCDEF"
+
+// appendIRI appends iri as an N-Triples/Turtle IRIREF. Characters that an
+// IRIREF may not hold (controls, space, <>"{}|^`\) and invalid UTF-8 bytes
+// are percent-encoded, so the output always parses; capgraph's own IRIs
+// never hold them.
+func appendIRI(b []byte, iri string) []byte {
+	b = append(b, '<')
+	for i := 0; i < len(iri); {
+		c := iri[i]
+		if c < utf8.RuneSelf {
+			if c <= 0x20 || strings.IndexByte("<>\"{}|^`\\", c) >= 0 {
+				b = append(b, '%', hexDigits[c>>4], hexDigits[c&15])
+			} else {
+				b = append(b, c)
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(iri[i:])
+		if r == utf8.RuneError && n == 1 {
+			b = append(b, '%', hexDigits[c>>4], hexDigits[c&15])
+		} else {
+			b = append(b, iri[i:i+n]...)
+		}
+		i += n
+	}
+	return append(b, '>')
+}
+
+// appendString appends s as a double-quoted N-Triples/Turtle string with
+// the escapes both grammars share. Invalid UTF-8 becomes U+FFFD.
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch c {
+			case '"':
+				b = append(b, '\\', '"')
+			case '\\':
+				b = append(b, '\\', '\\')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				if c < 0x20 || c == 0x7f {
+					b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
+				} else {
+					b = append(b, c)
+				}
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b = append(b, "\\uFFFD"...)
+		} else {
+			b = append(b, s[i:i+n]...)
+		}
+		i += n
+	}
+	return append(b, '"')
+}
+
+// literal gives a value's lexical form and datatype ("" for plain strings),
+// or its language tag. Cayley's native numbers and times are given their
+// XSD types.
+func literal(v quad.Value) (lex string, dt quad.IRI, lang string) {
+	switch v := v.(type) {
+	case quad.String:
+		return string(v), "", ""
+	case quad.TypedString:
+		return string(v.Value), v.Type, ""
+	case quad.LangString:
+		return string(v.Value), "", v.Lang
+	case quad.Int:
+		return strconv.FormatInt(int64(v), 10), quad.IRI(nsXSD + "integer"), ""
+	case quad.Float:
+		return strconv.FormatFloat(float64(v), 'E', -1, 64), quad.IRI(nsXSD + "double"), ""
+	case quad.Bool:
+		return strconv.FormatBool(bool(v)), quad.IRI(nsXSD + "boolean"), ""
+	case quad.Time:
+		return time.Time(v).UTC().Format(time.RFC3339Nano), xsdDateTime, ""
+	}
+	return v.String(), "", ""
+}
+
+// appendBNode appends a blank node label made safe for N-Triples.
+func appendBNode(b []byte, id string) []byte {
+	b = append(b, "_:b"...)
+	for _, r := range id {
+		if r < utf8.RuneSelf && (r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '_') {
+			b = append(b, byte(r))
+		} else {
+			b = append(b, 'x')
+			b = strconv.AppendInt(b, int64(r), 16)
+		}
+	}
+	return b
+}
+
+// appendTerm appends v in N-Triples syntax.
+func appendTerm(b []byte, v quad.Value) []byte {
+	switch v := v.(type) {
+	case quad.IRI:
+		return appendIRI(b, string(v))
+	case quad.BNode:
+		return appendBNode(b, string(v))
+	}
+	lex, dt, lang := literal(v)
+	b = appendString(b, lex)
+	switch {
+	case lang != "":
+		b = append(b, '@')
+		b = append(b, lang...)
+	case dt != "":
+		b = append(b, '^', '^')
+		b = appendIRI(b, string(dt))
+	}
+	return b
+}
+
+// compact returns the prefixed name for iri when one of the declared
+// prefixes covers it with a local name that needs no escaping.
+func compact(iri string) (string, bool) {
+	for _, p := range prefixes {
+		if local, ok := strings.CutPrefix(iri, p.IRI); ok && safeLocal(local) {
+			return p.Prefix + ":" + local, true
+		}
+	}
+	return "", false
+}
+
+func safeLocal(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || i > 0 && (c >= '0' && c <= '9' || c == '-')) {
+			return false
+		}
+	}
+	return true
+}
+
+// appendTurtle appends v in Turtle syntax, with prefixed names where they
+// are safe.
+func appendTurtle(b []byte, v quad.Value) []byte {
+	switch v := v.(type) {
+	case quad.IRI:
+		if c, ok := compact(string(v)); ok {
+			return append(b, c...)
+		}
+		return appendIRI(b, string(v))
+	case quad.BNode:
+		return appendBNode(b, string(v))
+	}
+	lex, dt, lang := literal(v)
+	b = appendString(b, lex)
+	switch {
+	case lang != "":
+		b = append(b, '@')
+		b = append(b, lang...)
+	case dt != "":
+		b = append(b, '^', '^')
+		b = appendTurtle(b, dt)
+	}
+	return b
+}
