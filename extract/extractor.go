@@ -167,6 +167,7 @@ func (x *Extractor) Extract(c Caption) Extraction {
 	d.matchTables()
 	d.findPeople()
 	d.proposeUnknown()
+	d.coherePlaces()
 	d.addCredit()
 	slices.SortStableFunc(d.mentions, func(a, b *mention) int { return a.start - b.start })
 
@@ -575,9 +576,7 @@ func (d *doc) entities() []Entity {
 			End:        toRune(m.end),
 			Confidence: round2(m.conf),
 		}
-		if m.canonical != "" && !strings.EqualFold(m.canonical, e.Text) {
-			e.Canonical = m.canonical
-		}
+		e.Canonical = m.canonical // one name per id across captions, whatever the spelling
 		switch {
 		case m.date != nil:
 			e.Value, e.Precision = m.date.value, m.date.precision

@@ -2,6 +2,8 @@ package extract
 
 import (
 	"strings"
+
+	"github.com/capgraph/capgraph/extract/gazetteer"
 )
 
 // Names no table knows are proposed from the contexts wire captions put
@@ -265,7 +267,7 @@ func (d *doc) proposeUnknown() {
 		}
 		m := d.newMention(typ, start, j, conf)
 		if typ == Place {
-			if p, c := d.x.ix.Resolve(d.text[m.start:m.end]); p != nil && c >= 0.7 {
+			if p, c := d.x.ix.Resolve(d.text[m.start:m.end]); p != nil && d.plausible(p, c) {
 				m.place, m.id, m.canonical, m.conf = p, p.ID, p.Name, confResolve*c
 			}
 		}
@@ -352,6 +354,53 @@ func (d *doc) hasToken(i, j int, lower string) bool {
 		}
 	}
 	return false
+}
+
+// coherePlaces drops the gazetteer identity of minor places that lie in a
+// country none of the caption's other places are in: "the al-Kifah
+// neighbourhood of Tal Afar, Iraq" is no town in Mauritania that shares the
+// name. The mention stays a place; only the wrong coordinates go.
+func (d *doc) coherePlaces() {
+	count := make(map[string]int)
+	for _, m := range d.mentions {
+		if m.place != nil {
+			count[m.place.Country]++
+		}
+	}
+	for _, m := range d.mentions {
+		p := m.place
+		if p == nil || p.Curated || p.IsCountry() || p.IsDivision() || p.Population >= 100000 {
+			continue
+		}
+		alone := count[p.Country] == 1 // the only place of its country here
+		if alone && len(count) > 1 {
+			m.place, m.canonical = nil, ""
+			m.id, m.conf = proposedID(Place, d.text[m.start:m.end]), confContext
+		}
+	}
+}
+
+// plausible reports whether a place the gazetteer resolved a proposed name
+// to by spelling alone fits the caption: a wrong merge ("al-Mallah" farms
+// near Aleppo as Milah in Yemen) is worse than a name left unresolved. A
+// transliteration match must lie in a country the caption's known places
+// are in, or the caption must have none; a fuzzy one always must.
+func (d *doc) plausible(p *gazetteer.Place, conf float64) bool {
+	countries := make(map[string]bool)
+	for _, m := range d.mentions {
+		if m.place != nil && !m.proposed {
+			countries[m.place.Country] = true
+		}
+	}
+	switch {
+	case countries[p.Country] || p.IsCountry():
+		return true
+	case len(countries) == 0:
+		return conf >= gazetteer.KeyConfidence
+	}
+	// Another country than the caption's: only an exact name of a place
+	// big enough to be named in passing ("refugees from Aleppo").
+	return conf >= gazetteer.ExactConfidence && p.Population >= 500000
 }
 
 // unknownType decides from context what an unknown name [i, j) is.

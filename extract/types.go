@@ -71,7 +71,7 @@ type Entity struct {
 	Type       EntityType `json:"type"`
 	Start      int        `json:"start"`
 	End        int        `json:"end"`
-	Canonical  string     `json:"canonical,omitempty"` // the resolved name, when it differs in more than case
+	Canonical  string     `json:"canonical,omitempty"` // the table's name for the entity; "" when no table knows it
 	Confidence float64    `json:"confidence"`          // 0 to 1
 
 	// DATE only.
