@@ -3,8 +3,10 @@ package graph_test
 import (
 	"context"
 	"io"
+	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/capgraph/capgraph/extract"
@@ -12,6 +14,9 @@ import (
 )
 
 func benchLoad(b *testing.B, opts graph.Options, addr func() string) {
+	if n, err := strconv.Atoi(os.Getenv("CAPGRAPH_BENCH_BATCH")); err == nil {
+		opts.BatchSize = n // to measure batch sizes
+	}
 	xs := synthetic(2000)
 	quads := 0
 	for b.Loop() {

@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 
-	cgraph "github.com/cayleygraph/cayley/graph"
 	"github.com/cayleygraph/quad"
 )
 
@@ -84,7 +83,7 @@ func (s *Store) Export(ctx context.Context, w io.Writer, format Format) (int, er
 	}
 	n := 0
 	err := enc.begin()
-	for g, err2 := range s.graphs(ctx) {
+	for g, err2 := range s.graphs(ctx, format == CSV) {
 		if err != nil {
 			break
 		}
@@ -113,17 +112,23 @@ type namedGraph struct {
 }
 
 // graphs yields every caption graph with its quads sorted by subject,
-// predicate and object.
-func (s *Store) graphs(ctx context.Context) iter.Seq2[namedGraph, error] {
+// predicate and object, in the order of the store's index of photos, then
+// the entities graph with the descriptions of every entity the captions
+// name. With inline set, each caption graph also carries the descriptions
+// of the entities it names (for the CSV view), and the entities graph is
+// not yielded.
+func (s *Store) graphs(ctx context.Context, inline bool) iter.Seq2[namedGraph, error] {
 	return func(yield func(namedGraph, error) bool) {
-		ref, err := s.qs.ValueOf(cgContentHash)
+		ref, err := s.qs.ValueOf(schemaPhotograph)
 		if err != nil || ref == nil {
 			if err != nil {
 				yield(namedGraph{}, err)
 			}
 			return
 		}
-		sc := s.qs.QuadIterator(quad.Predicate, ref).Iterate()
+		d := &describer{s: s, cache: make(map[quad.Value][]quad.Quad)}
+		all := make(map[quad.Value]bool) // every described node met
+		sc := s.qs.QuadIterator(quad.Object, ref).Iterate()
 		defer sc.Close()
 		for sc.Next(ctx) {
 			q, err := s.qs.Quad(sc.Result())
@@ -131,14 +136,27 @@ func (s *Store) graphs(ctx context.Context) iter.Seq2[namedGraph, error] {
 				yield(namedGraph{}, err)
 				return
 			}
-			g, ok := q.Subject.(quad.IRI)
-			if !ok {
+			photo, ok := q.Subject.(quad.IRI)
+			id, isPhoto := strings.CutPrefix(string(photo), photoBase)
+			if !ok || !isPhoto || q.Predicate != rdfType {
 				continue
 			}
-			quads, err := s.graphQuads(ctx, g)
+			g := quad.IRI(graphBase + id)
+			quads, err := s.captionQuadsOf(ctx, g, photo)
 			if err != nil {
 				yield(namedGraph{}, err)
 				return
+			}
+			if len(quads) == 0 {
+				continue
+			}
+			desc, err := d.closure(ctx, quads, all)
+			if err != nil {
+				yield(namedGraph{}, err)
+				return
+			}
+			if inline {
+				quads = append(quads, desc...)
 			}
 			sortQuads(quads)
 			if !yield(namedGraph{g, quads}, nil) {
@@ -147,8 +165,81 @@ func (s *Store) graphs(ctx context.Context) iter.Seq2[namedGraph, error] {
 		}
 		if err := sc.Err(); err != nil {
 			yield(namedGraph{}, err)
+			return
+		}
+		if inline || len(all) == 0 {
+			return
+		}
+		var quads []quad.Quad
+		for v := range all {
+			qs, err := d.of(ctx, v)
+			if err != nil {
+				yield(namedGraph{}, err)
+				return
+			}
+			quads = append(quads, qs...)
+		}
+		sortQuads(quads)
+		yield(namedGraph{entitiesGraph, quads}, nil)
+	}
+}
+
+// A describer reads entity descriptions from the entities graph, with a
+// cache bounded for big stores.
+type describer struct {
+	s     *Store
+	cache map[quad.Value][]quad.Quad
+}
+
+func (d *describer) of(ctx context.Context, v quad.Value) ([]quad.Quad, error) {
+	if qs, ok := d.cache[v]; ok {
+		return qs, nil
+	}
+	qs, err := d.s.subjectQuads(ctx, v, entitiesGraph)
+	if err != nil {
+		return nil, err
+	}
+	if len(d.cache) >= 1<<17 {
+		clear(d.cache)
+	}
+	d.cache[v] = qs
+	return qs, nil
+}
+
+// closure returns the descriptions of the nodes that quads name, and of
+// the nodes those name in turn (coordinates, admin areas), recording each
+// described node in all.
+func (d *describer) closure(ctx context.Context, quads []quad.Quad, all map[quad.Value]bool) ([]quad.Quad, error) {
+	var out []quad.Quad
+	seen := make(map[quad.Value]bool)
+	var queue []quad.Value
+	push := func(v quad.Value) {
+		if iri, ok := v.(quad.IRI); ok && !seen[iri] && strings.HasPrefix(string(iri), Base) &&
+			!strings.HasPrefix(string(iri), graphBase) && !strings.HasPrefix(string(iri), photoBase) {
+			seen[iri] = true
+			queue = append(queue, iri)
 		}
 	}
+	for _, q := range quads {
+		push(q.Subject)
+		push(q.Object)
+	}
+	for len(queue) > 0 {
+		v := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		qs, err := d.of(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		if len(qs) > 0 {
+			all[v] = true
+		}
+		for _, q := range qs {
+			push(q.Object)
+		}
+		out = append(out, qs...)
+	}
+	return out, nil
 }
 
 func sortQuads(qs []quad.Quad) {
@@ -464,28 +555,64 @@ func (e *csvEncoder) graph(g quad.IRI, quads []quad.Quad) (int, error) {
 	return len(places), nil
 }
 
-// streamNT writes every quad in store order.
+// streamNT writes every quad in store order. Each node is read from the
+// store and encoded once per 1<<18 distinct nodes met: a quad costs its
+// own read and four cache lookups.
 func (s *Store) streamNT(ctx context.Context, e *ntEncoder) (int, error) {
-	r := cgraph.NewQuadStoreReader(s.qs)
-	defer r.Close()
+	it := s.qs.QuadsAllIterator().Iterate()
+	defer it.Close()
+	terms := make(map[any][]byte, 1<<16)
+	dirs := [...]quad.Direction{quad.Subject, quad.Predicate, quad.Object, quad.Label}
 	n := 0
-	buf := make([]quad.Quad, 1)
-	for {
+	for it.Next(ctx) {
 		if n%4096 == 0 {
 			if err := ctx.Err(); err != nil {
 				return n, err
 			}
 		}
-		q, err := r.ReadQuad()
-		if err == io.EOF {
-			return n, nil
-		} else if err != nil {
-			return n, err
+		ref := it.Result()
+		b := e.buf[:0]
+		for i, d := range dirs {
+			if d == quad.Label && !e.quads {
+				break
+			}
+			v, err := s.qs.QuadDirection(ref, d)
+			if err != nil {
+				return n, err
+			}
+			if v == nil {
+				continue
+			}
+			key := v.Key()
+			t, ok := terms[key]
+			if !ok {
+				val, err := s.qs.NameOf(v)
+				if err != nil {
+					return n, err
+				}
+				if val == nil {
+					if d == quad.Label {
+						continue
+					}
+					return n, fmt.Errorf("quad %v has no %v", ref.Key(), d)
+				}
+				t = appendTerm(nil, val)
+				if len(terms) >= 1<<18 {
+					clear(terms)
+				}
+				terms[key] = t
+			}
+			if i > 0 {
+				b = append(b, ' ')
+			}
+			b = append(b, t...)
 		}
-		buf[0] = q
-		if _, err := e.graph("", buf); err != nil {
+		b = append(b, " .\n"...)
+		e.buf = b
+		if _, err := e.w.Write(b); err != nil {
 			return n, err
 		}
 		n++
 	}
+	return n, it.Err()
 }

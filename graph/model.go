@@ -34,13 +34,21 @@ func ContentHash(x extract.Extraction, extractorVersion string) string {
 	return "sha256:" + hex.EncodeToString(h.Sum(nil)[:16])
 }
 
-// Quads returns the quads that represent one extraction, all labelled with
-// the caption's named graph ([GraphIRI]), without duplicates, in a fixed
-// order. docs/model.md describes the model.
+// Quads returns the quads that represent one extraction, without
+// duplicates, in a fixed order: first the caption's own quads, labelled with
+// its named graph ([GraphIRI]), then the descriptions of the entities it
+// names, labelled [EntitiesGraph]. docs/model.md describes the model.
 func Quads(x extract.Extraction, p Provenance) []quad.Quad {
+	own, desc := modelQuads(x, p)
+	return append(own, desc...)
+}
+
+// modelQuads returns the caption's own quads and the entity descriptions
+// apart.
+func modelQuads(x extract.Extraction, p Provenance) (own, desc []quad.Quad) {
 	b := newBuilder(x, p)
 	b.build()
-	return b.out
+	return b.out, b.desc
 }
 
 type builder struct {
@@ -48,7 +56,8 @@ type builder struct {
 	p     Provenance
 	g     quad.IRI // the caption's graph
 	photo quad.IRI
-	out   []quad.Quad
+	out   []quad.Quad // the caption graph
+	desc  []quad.Quad // entity descriptions, in the entities graph
 	seen  map[quad.Quad]struct{}
 	ents  map[string]int // entity id -> index of its first entity
 	runes []rune
@@ -71,6 +80,17 @@ func (b *builder) add(s quad.Value, p quad.IRI, o quad.Value) {
 	}
 	b.seen[q] = struct{}{}
 	b.out = append(b.out, q)
+}
+
+// describe adds a quad of an entity description to the shared entities
+// graph.
+func (b *builder) describe(s quad.Value, p quad.IRI, o quad.Value) {
+	q := quad.Quad{Subject: s, Predicate: p, Object: o, Label: entitiesGraph}
+	if _, ok := b.seen[q]; ok {
+		return
+	}
+	b.seen[q] = struct{}{}
+	b.desc = append(b.desc, q)
 }
 
 func str(s string) quad.Value { return quad.String(s) }
@@ -113,9 +133,12 @@ func (b *builder) build() {
 	b.credit()
 
 	// Relations: the fact itself, and a statement node with its confidence.
+	// Statement nodes are numbered without gaps (relations that cannot be
+	// written are skipped), so that a reader can enumerate them.
 	linked := make(map[quad.Value]bool)
-	for i, r := range x.Relations {
-		s, p, o, ok := b.relation(i, r)
+	n := 0
+	for _, r := range x.Relations {
+		s, p, o, ok := b.relation(n, r)
 		if !ok {
 			continue
 		}
@@ -123,7 +146,8 @@ func (b *builder) build() {
 			linked[o] = true
 		}
 		b.add(s, p, o)
-		st := quad.IRI(string(b.g) + "#r" + strconv.Itoa(i))
+		st := quad.IRI(string(b.g) + "#r" + strconv.Itoa(n))
+		n++
 		b.add(st, rdfSubject, s)
 		b.add(st, rdfPredicate, p)
 		b.add(st, rdfObject, o)
@@ -165,17 +189,17 @@ func (b *builder) entity(e extract.Entity) {
 		return // dates are literals on the photo
 	}
 	n := b.entityIRI(e)
-	b.add(n, rdfType, class)
+	b.describe(n, rdfType, class)
 	name := e.Canonical
 	if name == "" {
 		name = e.Text
 	}
-	b.add(n, schemaName, str(name))
+	b.describe(n, schemaName, str(name))
 	switch e.Type {
 	case extract.ArmedGroup:
-		b.add(n, rdfType, cgArmedGroup)
+		b.describe(n, rdfType, cgArmedGroup)
 		if e.GroupType != "" {
-			b.add(n, cgGroupType, str(e.GroupType))
+			b.describe(n, cgGroupType, str(e.GroupType))
 		}
 	case extract.Place:
 		b.place(n, e, name)
@@ -184,13 +208,13 @@ func (b *builder) entity(e extract.Entity) {
 
 func (b *builder) place(n quad.IRI, e extract.Entity, name string) {
 	if e.GeoNamesID != 0 {
-		b.add(n, owlSameAs, quad.IRI(geoNamesBase+strconv.Itoa(e.GeoNamesID)+"/"))
+		b.describe(n, owlSameAs, quad.IRI(geoNamesBase+strconv.Itoa(e.GeoNamesID)+"/"))
 	}
 	if e.Latitude != 0 || e.Longitude != 0 {
 		geo := quad.IRI(string(n) + "#geo")
-		b.add(n, schemaGeo, geo)
-		b.add(geo, schemaLatitude, decimal(e.Latitude))
-		b.add(geo, schemaLongitude, decimal(e.Longitude))
+		b.describe(n, schemaGeo, geo)
+		b.describe(geo, schemaLatitude, decimal(e.Latitude))
+		b.describe(geo, schemaLongitude, decimal(e.Longitude))
 	}
 	// Gazetteer containment: the administrative chain, widest first.
 	if strings.HasPrefix(e.FeatureCode, "PCL") || len(e.Admin) == 0 {
@@ -215,14 +239,14 @@ func (b *builder) place(n quad.IRI, e extract.Entity, name string) {
 			path += "/" + segment(a)
 			node = quad.IRI(path)
 		}
-		b.add(node, schemaName, str(a))
+		b.describe(node, schemaName, str(a))
 		if parent != "" {
-			b.add(node, schemaContainedInPlace, parent)
+			b.describe(node, schemaContainedInPlace, parent)
 		}
 		parent = node
 	}
 	if parent != "" {
-		b.add(n, schemaContainedInPlace, parent)
+		b.describe(n, schemaContainedInPlace, parent)
 	}
 }
 
@@ -292,7 +316,7 @@ func (b *builder) relation(i int, r extract.Relation) (s quad.Value, p quad.IRI,
 		p = cgLocatedIn // as the caption states it, apart from containedInPlace
 	case extract.MemberOf:
 		p = schemaMemberOf
-		if !sok && r.Subj != "" { // a role noun: "a fighter of ..."
+		if !sok && ook && r.Subj != "" { // a role noun: "a fighter of ..."
 			role := quad.IRI(string(b.g) + "#role" + strconv.Itoa(i))
 			b.add(role, schemaRoleName, str(r.Subj))
 			s, sok, p = role, true, cgMemberOf
@@ -305,12 +329,12 @@ func (b *builder) relation(i int, r extract.Relation) (s quad.Value, p quad.IRI,
 		}
 	case extract.ControlledBy:
 		p = cgControlledBy
-		if !ook && r.Obj != "" { // "rebels", "government forces"
+		if !ook && sok && r.Obj != "" { // "rebels", "government forces"
 			n := quad.IRI(controllerBase + segment(strings.ReplaceAll(strings.ToLower(r.Obj), " ", "-")))
 			if r.ObjID != "" {
 				n = quad.IRI(EntityIRI(r.ObjID))
 			}
-			b.add(n, schemaName, str(r.Obj))
+			b.describe(n, schemaName, str(r.Obj))
 			o, ook = n, true
 		}
 	case extract.EventAt:

@@ -125,13 +125,13 @@ func TestExportParsesElsewhere(t *testing.T) {
 			t.Errorf("%s holds %d distinct triples, N-Triples %d", f, len(got), len(nt))
 		}
 	}
-	// One named graph per caption.
+	// One named graph per caption, and the entities graph.
 	graphs := make(map[string]bool)
 	for l := range strings.Lines(run(t, "rapper", "-q", "-i", "nquads", "-o", "nquads", files[graph.NQuads])) {
-		graphs[l[strings.LastIndex(strings.TrimSuffix(l, " .\n"), " ")+1:]] = true
+		graphs[strings.TrimSuffix(l[strings.LastIndex(strings.TrimSuffix(l, " .\n"), " ")+1:], " .\n")] = true
 	}
-	if len(graphs) != len(xs) {
-		t.Errorf("N-Quads holds %d graphs for %d captions", len(graphs), len(xs))
+	if len(graphs) != len(xs)+1 || !graphs["<"+graph.EntitiesGraph+">"] {
+		t.Errorf("N-Quads holds %d graphs for %d captions and the entities graph", len(graphs), len(xs))
 	}
 	t.Logf("%d captions, %d distinct triples", len(xs), len(nt))
 
@@ -166,7 +166,7 @@ print(json.dumps({"jsonld": len(jl), "nt": len(nt), "graphs": len(gs), "same": j
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	if !res.Same || res.Graphs != len(xs) || res.NT != len(nt) {
+	if !res.Same || res.Graphs != len(xs)+1 || res.NT != len(nt) {
 		t.Errorf("rdflib: %+v", res)
 	}
 }

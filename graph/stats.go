@@ -48,54 +48,92 @@ func expand(prefixed string) quad.IRI {
 }
 
 // Stats counts captions, entities by class and facts by relation.
-// Organization counts include armed groups.
+// Organization counts include armed groups. Cayley indexes quads by
+// subject and by object, not by predicate: entities are counted from the
+// object index of their class, and the facts of every predicate in one
+// pass over the quads.
 func (s *Store) Stats(ctx context.Context) (Stats, error) {
 	st := Stats{Entities: make(map[string]int), Relations: make(map[string]int)}
+	fail := func(err error) (Stats, error) { return st, fmt.Errorf("graph: stats %s: %w", s.addr, err) }
 	cs, err := s.qs.Stats(ctx, false)
 	if err != nil {
-		return st, fmt.Errorf("graph: stats %s: %w", s.addr, err)
+		return fail(err)
 	}
 	st.Quads = cs.Quads.Value
-	count := func(d quad.Direction, v quad.Value, distinctSubjects bool) (int, error) {
-		ref, err := s.qs.ValueOf(v)
+	for _, c := range EntityClasses {
+		if st.Entities[c], err = s.countTyped(ctx, classIRI[c]); err != nil {
+			return fail(err)
+		}
+	}
+	// One pass: count quads by predicate node.
+	byPred := make(map[any]int)
+	it := s.qs.QuadsAllIterator().Iterate()
+	defer it.Close()
+	for n := 0; it.Next(ctx); n++ {
+		if n%65536 == 0 {
+			if err := ctx.Err(); err != nil {
+				return fail(err)
+			}
+		}
+		p, err := s.qs.QuadDirection(it.Result(), quad.Predicate)
+		if err != nil {
+			return fail(err)
+		}
+		if p != nil {
+			byPred[p.Key()]++
+		}
+	}
+	if err := it.Err(); err != nil {
+		return fail(err)
+	}
+	count := func(p quad.IRI) (int, error) {
+		ref, err := s.qs.ValueOf(p)
 		if err != nil || ref == nil {
 			return 0, err
 		}
-		n := 0
-		seen := make(map[any]struct{})
-		sc := s.qs.QuadIterator(d, ref).Iterate()
-		defer sc.Close()
-		for sc.Next(ctx) {
-			if !distinctSubjects {
-				n++
-				continue
-			}
-			subj, err := s.qs.QuadDirection(sc.Result(), quad.Subject)
-			if err != nil {
-				return 0, err
-			}
-			if _, ok := seen[subj.Key()]; !ok {
-				seen[subj.Key()] = struct{}{}
-				n++
-			}
-		}
-		return n, sc.Err()
+		return byPred[ref.Key()], nil
 	}
-	if st.Captions, err = count(quad.Predicate, cgContentHash, false); err != nil {
-		return st, fmt.Errorf("graph: stats %s: %w", s.addr, err)
+	if st.Captions, err = count(cgContentHash); err != nil {
+		return fail(err)
 	}
-	if st.Mentions, err = count(quad.Predicate, nifBeginIndex, false); err != nil {
-		return st, fmt.Errorf("graph: stats %s: %w", s.addr, err)
-	}
-	for _, c := range EntityClasses {
-		if st.Entities[c], err = count(quad.Object, classIRI[c], true); err != nil {
-			return st, fmt.Errorf("graph: stats %s: %w", s.addr, err)
-		}
+	if st.Mentions, err = count(nifBeginIndex); err != nil {
+		return fail(err)
 	}
 	for _, p := range RelationPredicates {
-		if st.Relations[p], err = count(quad.Predicate, expand(p), false); err != nil {
-			return st, fmt.Errorf("graph: stats %s: %w", s.addr, err)
+		if st.Relations[p], err = count(expand(p)); err != nil {
+			return fail(err)
 		}
 	}
 	return st, ctx.Err()
+}
+
+// countTyped counts the distinct subjects of rdf:type class, from the
+// object index.
+func (s *Store) countTyped(ctx context.Context, class quad.IRI) (int, error) {
+	ref, err := s.qs.ValueOf(class)
+	if err != nil || ref == nil {
+		return 0, err
+	}
+	typ, err := s.qs.ValueOf(rdfType)
+	if err != nil || typ == nil {
+		return 0, err
+	}
+	seen := make(map[any]struct{})
+	sc := s.qs.QuadIterator(quad.Object, ref).Iterate()
+	defer sc.Close()
+	for sc.Next(ctx) {
+		p, err := s.qs.QuadDirection(sc.Result(), quad.Predicate)
+		if err != nil {
+			return 0, err
+		}
+		if p == nil || p.Key() != typ.Key() {
+			continue
+		}
+		subj, err := s.qs.QuadDirection(sc.Result(), quad.Subject)
+		if err != nil {
+			return 0, err
+		}
+		seen[subj.Key()] = struct{}{}
+	}
+	return len(seen), sc.Err()
 }

@@ -13,7 +13,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -68,6 +68,7 @@ type Options struct {
 // queries may run beside it.
 type Store struct {
 	qs   cgraph.QuadStore
+	bolt *boltHandle // the embedded store's database, else nil
 	addr string
 	opts Options
 	log  *slog.Logger
@@ -80,12 +81,9 @@ const (
 )
 
 func init() {
-	// Cayley's kv stores index quads by subject and by object only, so
-	// reading one caption's graph (on replace and export) would scan every
-	// quad. Stores created here also index the label. This is the one
-	// Cayley global capgraph sets: the list is read only when a store is
-	// created, and only this package uses Cayley.
-	kv.DefaultQuadIndexes = append(slices.Clone(kv.DefaultQuadIndexes), kv.QuadIndex{Dirs: []quad.Direction{quad.Label}})
+	// Cayley's kv stores index quads by subject and by object. capgraph
+	// needs no other index: a caption graph is read from its own subjects
+	// (docs/model.md), so no Cayley global is changed here.
 	kv.Register(boltBackend, kv.Registration{
 		InitFunc:     func(dir string, o cgraph.Options) (hkv.KV, error) { return openBolt(dir, o, true) },
 		NewFunc:      func(dir string, o cgraph.Options) (hkv.KV, error) { return openBolt(dir, o, false) },
@@ -105,8 +103,14 @@ func openBolt(dir string, o cgraph.Options, create bool) (hkv.KV, error) {
 	if err != nil {
 		return nil, err
 	}
+	if h, ok := o["handle"].(*boltHandle); ok {
+		h.db = db.DB()
+	}
 	return db, nil
 }
+
+// A boltHandle receives the bbolt database that Cayley opens for a Store.
+type boltHandle struct{ db *bolt.DB }
 
 // Open opens the store at addr, creating it on first use. addr is a
 // directory for the embedded bbolt store, a postgres:// or postgresql://
@@ -141,7 +145,8 @@ func Open(ctx context.Context, addr string, opts Options) (*Store, error) {
 			s.qs, err = cgraph.NewQuadStore(pgBackend, addr, nil)
 		}
 	default:
-		o := cgraph.Options{"no_bloom": true, "nosync": opts.NoSync, "timeout": opts.LockTimeout}
+		s.bolt = new(boltHandle)
+		o := cgraph.Options{"no_bloom": true, "nosync": opts.NoSync, "timeout": opts.LockTimeout, "handle": s.bolt}
 		if _, statErr := os.Stat(filepath.Join(addr, boltFile)); errors.Is(statErr, fs.ErrNotExist) {
 			if err = cgraph.InitQuadStore(boltBackend, addr, o); errors.Is(err, cgraph.ErrDatabaseExists) {
 				err = nil
@@ -222,32 +227,48 @@ type LoadStats struct {
 // Load writes extractions into the store: each caption's facts replace
 // its named graph in the same transaction as its content-hash marker, and
 // transactions hold whole captions, so a crash or a cancelled ctx leaves
-// only whole captions. An extraction whose content hash is already stored
-// costs one read and no write. Load stops at the first error from xs
-// unless Options.KeepGoing is set; batches already committed stay.
+// only whole captions. The entities a caption names are described once in
+// [EntitiesGraph]; a description that no caption references any more is
+// deleted in the transaction that drops the last reference. An extraction
+// whose content hash is already stored costs one read and no write. Load
+// stops at the first error from xs unless Options.KeepGoing is set;
+// batches already committed stay.
 func (s *Store) Load(ctx context.Context, xs iter.Seq2[extract.Extraction, error]) (LoadStats, error) {
 	var (
 		st      LoadStats
 		pending LoadStats // counts of the batch not yet committed
-		deltas  []cgraph.Delta
+		b       = batch{deleted: make(map[quad.Quad]bool)}
 		inBatch = make(map[string]bool)
 		prov    = Provenance{ExtractorVersion: s.opts.ExtractorVersion}
+		// described holds the entity nodes whose stored description this
+		// Load has already reconciled with an extraction.
+		described = make(map[quad.Value]bool)
+		flushes   int
 	)
 	flush := func() error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if len(deltas) > 0 {
-			if err := s.qs.ApplyDeltas(deltas, cgraph.IgnoreOpts{IgnoreDup: true, IgnoreMissing: true}); err != nil {
+		n, err := s.collectOrphans(ctx, &b, described)
+		if err != nil {
+			return fmt.Errorf("graph: read %s: %w", s.addr, err)
+		}
+		pending.Quads += n
+		pending.Removed += n
+		for _, part := range b.transactions() {
+			if err := s.qs.ApplyDeltas(part, cgraph.IgnoreOpts{IgnoreDup: true, IgnoreMissing: true}); err != nil {
 				return fmt.Errorf("graph: write to %s: %w", s.addr, err)
 			}
+		}
+		if flushes++; flushes%16 == 0 && s.bolt != nil && s.bolt.db != nil {
+			releaseMap(s.bolt.db) // bound the RSS of long builds
 		}
 		st.Added += pending.Added
 		st.Replaced += pending.Replaced
 		st.Quads += pending.Quads
 		st.Removed += pending.Removed
 		pending = LoadStats{}
-		deltas = deltas[:0]
+		b.reset()
 		clear(inBatch)
 		if s.opts.Progress != nil {
 			s.opts.Progress(st)
@@ -291,41 +312,46 @@ func (s *Store) Load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 			continue
 		}
 		prov.Time = s.opts.Now()
-		quads := Quads(x, prov)
-		old, err := s.graphQuads(ctx, quad.IRI(GraphIRI(x.ID)))
+		own, desc := modelQuads(x, prov)
+		old, err := s.captionQuads(ctx, x.ID)
 		if err != nil {
-			return st, err
+			return st, fmt.Errorf("graph: read %s: %w", s.addr, err)
 		}
 		if old == nil {
 			pending.Added++
-			for _, q := range quads {
-				deltas = append(deltas, cgraph.Delta{Quad: q, Action: cgraph.Add})
+			for _, q := range own {
+				b.add(q)
 			}
-			pending.Quads += len(quads)
+			pending.Quads += len(own)
 		} else {
 			pending.Replaced++
 			keep := make(map[quad.Quad]bool, len(old))
 			for _, q := range old {
 				keep[q] = false
 			}
-			for _, q := range quads {
+			for _, q := range own {
 				if _, ok := keep[q]; ok {
 					keep[q] = true
 					continue
 				}
-				deltas = append(deltas, cgraph.Delta{Quad: q, Action: cgraph.Add})
+				b.add(q)
 				pending.Quads++
 			}
 			for _, q := range old {
 				if !keep[q] {
-					deltas = append(deltas, cgraph.Delta{Quad: q, Action: cgraph.Delete})
+					b.del(q)
 					pending.Quads++
 					pending.Removed++
 				}
 			}
 		}
+		n, err := s.describe(ctx, &b, desc, described)
+		if err != nil {
+			return st, fmt.Errorf("graph: read %s: %w", s.addr, err)
+		}
+		pending.Quads += n
 		inBatch[x.ID] = true
-		if len(deltas) >= s.opts.BatchSize {
+		if len(b.deltas) >= s.opts.BatchSize {
 			if err := flush(); err != nil {
 				return st, err
 			}
@@ -341,27 +367,316 @@ func short(s string) string {
 	return s
 }
 
-// graphQuads returns every quad labelled g, or nil when there is none.
-func (s *Store) graphQuads(ctx context.Context, g quad.IRI) ([]quad.Quad, error) {
-	ref, err := s.qs.ValueOf(g)
-	if err != nil {
-		return nil, fmt.Errorf("graph: read %s: %w", s.addr, err)
+// A batch is the deltas of one transaction.
+type batch struct {
+	deltas     []cgraph.Delta
+	deleted    map[quad.Quad]bool // quads the batch deletes
+	candidates []quad.Value       // nodes that lost a reference in the batch
+}
+
+func (b *batch) add(q quad.Quad) {
+	b.deltas = append(b.deltas, cgraph.Delta{Quad: q, Action: cgraph.Add})
+}
+
+func (b *batch) del(q quad.Quad) {
+	b.deltas = append(b.deltas, cgraph.Delta{Quad: q, Action: cgraph.Delete})
+	b.deleted[q] = true
+	if iri, ok := q.Object.(quad.IRI); ok {
+		b.candidates = append(b.candidates, iri)
 	}
-	if ref == nil {
-		return nil, nil
+	if iri, ok := q.Subject.(quad.IRI); ok && q.Label == entitiesGraph {
+		b.candidates = append(b.candidates, iri)
 	}
-	var out []quad.Quad
-	sc := s.qs.QuadIterator(quad.Label, ref).Iterate()
+}
+
+// transactions splits the batch into the deltas of each transaction: one,
+// unless an added quad names a node that loses more quads than it gains in
+// the batch. Cayley's kv backends resolve the nodes of added quads only
+// among those whose reference count does not fall, and would write such a
+// quad without that node; then the deletions go first in a transaction of
+// their own. A crash between the two leaves the caption without its
+// content hash, holding only quads of its new graph, and the next build
+// completes it.
+func (b *batch) transactions() [][]cgraph.Delta {
+	if len(b.deltas) == 0 {
+		return nil
+	}
+	if len(b.deleted) == 0 {
+		return [][]cgraph.Delta{b.deltas}
+	}
+	net := make(map[quad.Value]int)
+	for _, d := range b.deltas {
+		inc := 1
+		if d.Action == cgraph.Delete {
+			inc = -1
+		}
+		for _, v := range [...]quad.Value{d.Quad.Subject, d.Quad.Predicate, d.Quad.Object, d.Quad.Label} {
+			if v != nil {
+				net[v] += inc
+			}
+		}
+	}
+	split := false
+	for _, d := range b.deltas {
+		if d.Action == cgraph.Add && (net[d.Quad.Subject] < 0 || net[d.Quad.Predicate] < 0 || net[d.Quad.Object] < 0 || net[d.Quad.Label] < 0) {
+			split = true
+			break
+		}
+	}
+	if !split {
+		return [][]cgraph.Delta{b.deltas}
+	}
+	var dels, adds []cgraph.Delta
+	for _, d := range b.deltas {
+		if d.Action == cgraph.Delete {
+			dels = append(dels, d)
+		} else {
+			adds = append(adds, d)
+		}
+	}
+	return [][]cgraph.Delta{dels, adds}
+}
+
+func (b *batch) reset() {
+	b.deltas = b.deltas[:0]
+	clear(b.deleted)
+	b.candidates = b.candidates[:0]
+}
+
+// describe makes the stored description of each entity node in desc equal
+// to desc, the first time this Load meets the node: it adds what is
+// missing and deletes what the extraction no longer says. It returns the
+// number of quads added or removed.
+func (s *Store) describe(ctx context.Context, b *batch, desc []quad.Quad, described map[quad.Value]bool) (int, error) {
+	n := 0
+	for i := 0; i < len(desc); {
+		subj := desc[i].Subject
+		j := i
+		for j < len(desc) && desc[j].Subject == subj {
+			j++
+		}
+		// Quads of one subject are contiguous except when an admin chain
+		// or a later entity adds to a subject seen before: gather them.
+		want := make(map[quad.Quad]bool)
+		for _, q := range desc[i:] {
+			if q.Subject == subj {
+				want[q] = true
+			}
+		}
+		i = j
+		if described[subj] {
+			continue
+		}
+		described[subj] = true
+		stored, err := s.subjectQuads(ctx, subj, entitiesGraph)
+		if err != nil {
+			return n, err
+		}
+		for _, q := range stored {
+			if want[q] {
+				delete(want, q)
+			} else {
+				b.del(q)
+				n++
+			}
+		}
+		for _, q := range desc {
+			if want[q] {
+				b.add(q)
+				delete(want, q)
+				n++
+			}
+		}
+	}
+	return n, nil
+}
+
+// collectOrphans adds to b the deletion of every entity description that
+// no quad references once b is applied: the nodes that lost a reference in
+// b, and in turn the admin areas those held. It returns the number of
+// quads it deletes.
+func (s *Store) collectOrphans(ctx context.Context, b *batch, described map[quad.Value]bool) (int, error) {
+	if len(b.candidates) == 0 {
+		return 0, nil
+	}
+	added := make(map[quad.Value]bool)
+	for _, d := range b.deltas {
+		if d.Action == cgraph.Add {
+			added[d.Quad.Object] = true
+		}
+	}
+	n := 0
+	done := make(map[quad.Value]bool)
+	for len(b.candidates) > 0 {
+		c := b.candidates[len(b.candidates)-1]
+		b.candidates = b.candidates[:len(b.candidates)-1]
+		if done[c] || added[c] {
+			continue
+		}
+		done[c] = true
+		desc, err := s.subjectQuads(ctx, c, entitiesGraph)
+		if err != nil {
+			return n, err
+		}
+		if len(desc) == 0 {
+			continue // not an entity: a photo, a literal's type, ...
+		}
+		used, err := s.referenced(ctx, c, b.deleted)
+		if err != nil || used {
+			if err != nil {
+				return n, err
+			}
+			continue
+		}
+		delete(described, c)
+		for _, q := range desc {
+			if !b.deleted[q] {
+				b.del(q) // queues its object (geo node, admin area) as a candidate
+				n++
+			}
+		}
+	}
+	return n, nil
+}
+
+// referenced reports whether a stored quad not in deleted has v as its
+// object.
+func (s *Store) referenced(ctx context.Context, v quad.Value, deleted map[quad.Quad]bool) (bool, error) {
+	ref, err := s.qs.ValueOf(v)
+	if err != nil || ref == nil {
+		return false, err
+	}
+	sc := s.qs.QuadIterator(quad.Object, ref).Iterate()
 	defer sc.Close()
 	for sc.Next(ctx) {
 		q, err := s.qs.Quad(sc.Result())
 		if err != nil {
-			return nil, fmt.Errorf("graph: read %s: %w", s.addr, err)
+			return false, err
 		}
-		out = append(out, q)
+		if !deleted[q] {
+			return true, nil
+		}
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("graph: read %s: %w", s.addr, err)
+	return false, sc.Err()
+}
+
+// subjectQuads returns the quads with subject v labelled g.
+func (s *Store) subjectQuads(ctx context.Context, v quad.Value, g quad.IRI) ([]quad.Quad, error) {
+	ref, err := s.qs.ValueOf(v)
+	if err != nil || ref == nil {
+		return nil, err
+	}
+	var out []quad.Quad
+	sc := s.qs.QuadIterator(quad.Subject, ref).Iterate()
+	defer sc.Close()
+	for sc.Next(ctx) {
+		q, err := s.qs.Quad(sc.Result())
+		if err != nil {
+			return nil, err
+		}
+		if q.Label == g {
+			out = append(out, q)
+		}
+	}
+	return out, sc.Err()
+}
+
+// captionQuads returns every quad of caption id's graph, or nil when it
+// has none. Cayley indexes quads by subject and object only, so the graph
+// is read from its own nodes: the graph node, the photo, the mentions
+// <g>#m0, #m1, ... and statements <g>#r0, #r1, ... up to the first that is
+// absent, and every other <g>#... node they name; a fact whose subject is
+// an entity is rebuilt from its statement (rdf:subject, rdf:predicate,
+// rdf:object).
+func (s *Store) captionQuads(ctx context.Context, id string) ([]quad.Quad, error) {
+	return s.captionQuadsOf(ctx, quad.IRI(GraphIRI(id)), quad.IRI(PhotoIRI(id)))
+}
+
+func (s *Store) captionQuadsOf(ctx context.Context, g, photo quad.IRI) ([]quad.Quad, error) {
+	own, err := s.subjectQuads(ctx, g, g)
+	if err != nil || len(own) == 0 {
+		return nil, err
+	}
+	var (
+		out   = own
+		local = string(g) + "#"
+		seen  = map[quad.Value]bool{g: true}
+		queue = []quad.Value{photo}
+	)
+	for _, kind := range []string{"m", "r"} {
+		for i := 0; ; i++ {
+			n := quad.IRI(local + kind + strconv.Itoa(i))
+			qs, err := s.subjectQuads(ctx, n, g)
+			if err != nil {
+				return nil, err
+			}
+			if len(qs) == 0 {
+				break
+			}
+			seen[n] = true
+			out = append(out, qs...)
+		}
+	}
+	note := func(v quad.Value) {
+		if iri, ok := v.(quad.IRI); ok && strings.HasPrefix(string(iri), local) && !seen[iri] {
+			queue = append(queue, iri)
+		}
+	}
+	for _, q := range out {
+		note(q.Object)
+	}
+	for len(queue) > 0 {
+		n := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		qs, err := s.subjectQuads(ctx, n, g)
+		if err != nil {
+			return nil, err
+		}
+		for _, q := range qs {
+			note(q.Object)
+		}
+		out = append(out, qs...)
+	}
+	// Facts rebuilt from their statements.
+	type spo struct{ s, p, o quad.Value }
+	facts := make(map[quad.Value]*spo)
+	for _, q := range out {
+		switch q.Predicate {
+		case rdfSubject, rdfPredicate, rdfObject:
+		default:
+			continue
+		}
+		f := facts[q.Subject]
+		if f == nil {
+			f = new(spo)
+			facts[q.Subject] = f
+		}
+		switch q.Predicate {
+		case rdfSubject:
+			f.s = q.Object
+		case rdfPredicate:
+			f.p = q.Object
+		case rdfObject:
+			f.o = q.Object
+		}
+	}
+	have := make(map[quad.Quad]bool, len(out))
+	for _, q := range out {
+		have[q] = true
+	}
+	for _, f := range facts {
+		if f.s == nil || f.p == nil || f.o == nil {
+			continue
+		}
+		q := quad.Quad{Subject: f.s, Predicate: f.p, Object: f.o, Label: g}
+		if !have[q] {
+			have[q] = true
+			out = append(out, q)
+		}
 	}
 	return out, nil
 }

@@ -20,7 +20,14 @@ const Vocab = "https://capgraph.org/ns#"
 // ModelVersion names the shape of the RDF that [Store.Load] writes. It is
 // part of each caption's content hash, so changing the model rewrites every
 // caption on the next build.
-const ModelVersion = "capgraph-model/1"
+const ModelVersion = "capgraph-model/2"
+
+// EntitiesGraph is the named graph that holds the description of every
+// entity (type, name, coordinates, sameAs, admin chain) once, shared by the
+// caption graphs that name it. Its IRI cannot be a caption graph's.
+const EntitiesGraph = Base + "entities"
+
+var entitiesGraph = quad.IRI(EntitiesGraph)
 
 // Namespaces used in the model, with the prefixes the Turtle and JSON-LD
 // writers declare, in the order they are declared.

@@ -25,15 +25,18 @@ func newExportCmd(a *app, runF func(context.Context, *exportOptions) error) *cob
 		Long: `Export streams the whole graph store to stdout or to a file.
 
 Formats:
-  nq      N-Quads, one named graph per caption (its provenance)
+  nq      N-Quads, one named graph per caption (its provenance) and
+          one shared graph of entity descriptions
   nt      N-Triples, the caption graphs flattened
   ttl     Turtle with prefixes, flattened
   jsonld  JSON-LD with an embedded context, one named graph per caption
+          and the entities graph
   csv     one row per photo and depicted place: date, precision, place,
           admin1, admin2, country, latitude, longitude, armed groups,
           people, photographer, agency, caption id
 
-The flattened formats repeat a triple that several captions state.`,
+The flattened formats repeat a triple that several captions state; entity
+descriptions appear once.`,
 		Example: `  $ capgraph export > graph.nq
   $ capgraph export -f ttl -o graph.ttl
   $ capgraph export -f csv | head`,
