@@ -68,6 +68,8 @@ CAPGRAPH_WORKERS, ...) and a capgraph.yaml file, in that order of precedence.` +
 		newExportCmd(a, nil),
 		newStatsCmd(a, nil),
 		newGenCmd(a, nil),
+		newServeCmd(a, nil),
+		newQueryCmd(a, nil),
 	)
 	for _, c := range root.Commands() {
 		c.SetFlagErrorFunc(root.FlagErrorFunc())

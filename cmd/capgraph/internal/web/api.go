@@ -1,0 +1,337 @@
+package web
+
+import (
+	"cmp"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/capgraph/capgraph/graph"
+)
+
+// writeJSON writes v with status code.
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(code)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+}
+
+// writeError writes {"error": msg} with status code.
+func writeError(w http.ResponseWriter, code int, msg string) {
+	writeJSON(w, code, map[string]string{"error": msg})
+}
+
+// fail maps err to a status: 413 for an oversized body, 504 for a request
+// that ran out of time, 500 otherwise.
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	if mbe, ok := errors.AsType[*http.MaxBytesError](err); ok {
+		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body larger than %d bytes", mbe.Limit))
+		return
+	}
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		writeError(w, http.StatusGatewayTimeout, "request took too long")
+	case errors.Is(err, context.Canceled):
+		writeError(w, 499, "request cancelled") // the client is gone
+	default:
+		s.log.Error("request failed", "path", r.URL.Path, "err", err)
+		writeError(w, http.StatusInternalServerError, err.Error())
+	}
+}
+
+func (s *Server) sortedQueries() []Query {
+	out := slices.Collect(maps.Values(s.queries))
+	slices.SortFunc(out, func(a, b Query) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+func (s *Server) listQueries(w http.ResponseWriter, r *http.Request) {
+	qs := s.sortedQueries()
+	if qs == nil {
+		qs = []Query{}
+	}
+	writeJSON(w, http.StatusOK, qs)
+}
+
+func (s *Server) getQuery(w http.ResponseWriter, r *http.Request) {
+	q, ok := s.queries[r.PathValue("name")]
+	if !ok {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("no saved query %q", r.PathValue("name")))
+		return
+	}
+	writeJSON(w, http.StatusOK, q)
+}
+
+// QueryResult is the response of a saved query run.
+type QueryResult struct {
+	Query     string           `json:"query"`
+	Columns   []string         `json:"columns"`
+	Rows      []map[string]any `json:"rows"`
+	Truncated bool             `json:"truncated"` // more rows than the server's limit
+	Millis    float64          `json:"ms"`
+}
+
+// runQuery runs a saved query. POST takes the parameters as a JSON object
+// of strings; GET .../run takes them from the URL. ?format=csv answers
+// with CSV instead of JSON.
+func (s *Server) runQuery(w http.ResponseWriter, r *http.Request) {
+	q, ok := s.queries[r.PathValue("name")]
+	if !ok {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("no saved query %q", r.PathValue("name")))
+		return
+	}
+	params := map[string]string{}
+	format := r.URL.Query().Get("format")
+	if r.Method == http.MethodPost {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		if len(strings.TrimSpace(string(body))) > 0 {
+			var raw map[string]any
+			if err := json.Unmarshal(body, &raw); err != nil {
+				writeError(w, http.StatusBadRequest, "body: want a JSON object of parameter values: "+err.Error())
+				return
+			}
+			for k, v := range raw {
+				switch v := v.(type) {
+				case string:
+					params[k] = v
+				case float64, bool:
+					params[k] = fmt.Sprint(v)
+				default:
+					writeError(w, http.StatusBadRequest, fmt.Sprintf("parameter %q: want a string", k))
+					return
+				}
+			}
+		}
+	} else {
+		for k, vs := range r.URL.Query() {
+			if k == "format" {
+				continue
+			}
+			if len(vs) != 1 {
+				writeError(w, http.StatusBadRequest, fmt.Sprintf("parameter %q given %d times", k, len(vs)))
+				return
+			}
+			params[k] = vs[0]
+		}
+	}
+	if format != "" && format != "json" && format != "csv" {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("format %q is not json or csv", format))
+		return
+	}
+	text, err := q.Bind(params)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	start := time.Now()
+	res := QueryResult{Query: q.Name, Rows: []map[string]any{}}
+	cols := map[string]bool{}
+	for v, err := range s.store.Query(r.Context(), q.Lang, text, s.opts.ResultLimit+1) {
+		if err != nil {
+			if r.Context().Err() != nil {
+				s.fail(w, r, r.Context().Err())
+				return
+			}
+			writeError(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		if len(res.Rows) == s.opts.ResultLimit {
+			res.Truncated = true
+			break
+		}
+		row, ok := v.(map[string]any)
+		if !ok {
+			row = map[string]any{"value": v}
+		}
+		for k := range row {
+			if !cols[k] {
+				cols[k] = true
+				res.Columns = append(res.Columns, k)
+			}
+		}
+		res.Rows = append(res.Rows, row)
+	}
+	res.Millis = float64(time.Since(start).Microseconds()) / 1000
+	rank := func(c string) int { // the query's own columns first, in order
+		if i := slices.Index(q.Columns, c); i >= 0 {
+			return i
+		}
+		if c == "id" {
+			return len(q.Columns)
+		}
+		return len(q.Columns) + 1
+	}
+	slices.SortFunc(res.Columns, func(a, b string) int {
+		return cmp.Or(cmp.Compare(rank(a), rank(b)), strings.Compare(a, b))
+	})
+	if res.Columns == nil {
+		res.Columns = []string{}
+	}
+	if format == "csv" {
+		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+		w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.csv"`, q.Name))
+		cw := csv.NewWriter(w)
+		cw.Write(res.Columns)
+		rec := make([]string, len(res.Columns))
+		for _, row := range res.Rows {
+			for i, c := range res.Columns {
+				rec[i] = cell(row[c])
+			}
+			cw.Write(rec)
+		}
+		cw.Flush()
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+// cell renders one result value for CSV: IRIs lose their angle brackets.
+func cell(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return ""
+	case string:
+		if len(v) > 1 && v[0] == '<' && v[len(v)-1] == '>' {
+			return v[1 : len(v)-1]
+		}
+		return v
+	case map[string]any, []any:
+		b, _ := json.Marshal(v)
+		return string(b)
+	}
+	return fmt.Sprint(v)
+}
+
+func (s *Server) search(w http.ResponseWriter, r *http.Request) {
+	q := strings.TrimSpace(r.URL.Query().Get("q"))
+	if q == "" {
+		writeError(w, http.StatusBadRequest, "missing parameter q")
+		return
+	}
+	if len(q) > 200 {
+		writeError(w, http.StatusBadRequest, "q longer than 200 bytes")
+		return
+	}
+	hits, err := search(r.Context(), s.store.QuadStore(), s.index.Load(), s.gaz, q)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"query": q, "hits": hits, "indexed": s.index.Load() != nil})
+}
+
+func (s *Server) entity(w http.ResponseWriter, r *http.Request) {
+	iri := strings.TrimSpace(r.URL.Query().Get("iri"))
+	iri = strings.TrimSuffix(strings.TrimPrefix(iri, "<"), ">")
+	if iri == "" {
+		writeError(w, http.StatusBadRequest, "missing parameter iri")
+		return
+	}
+	if !strings.Contains(iri, ":") || strings.ContainsAny(iri, " <>\"{}|\\^`") {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("%q is not an IRI", iri))
+		return
+	}
+	e, ok, err := entity(r.Context(), s.store.QuadStore(), iri)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if !ok {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("no node %s in the graph", iri))
+		return
+	}
+	writeJSON(w, http.StatusOK, e)
+}
+
+var exportTypes = map[graph.Format]string{
+	graph.NQuads:   "application/n-quads",
+	graph.NTriples: "application/n-triples",
+	graph.Turtle:   "text/turtle",
+	graph.JSONLD:   "application/ld+json",
+	graph.CSV:      "text/csv",
+}
+
+func (s *Server) export(w http.ResponseWriter, r *http.Request) {
+	name := r.URL.Query().Get("format")
+	if name == "" {
+		name = string(graph.NQuads)
+	}
+	format, err := graph.ParseFormat(name)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("format %q is not one of nq, nt, ttl, jsonld, csv", name))
+		return
+	}
+	// An export may outlast the server's write timeout.
+	rc := http.NewResponseController(w)
+	rc.SetWriteDeadline(time.Now().Add(s.opts.ExportTimeout))
+	w.Header().Set("Content-Type", exportTypes[format]+"; charset=utf-8")
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="capgraph.%s"`, format))
+	cw := &countingWriter{w: w}
+	if _, err := s.store.Export(r.Context(), cw, format); err != nil {
+		if cw.n == 0 {
+			w.Header().Del("Content-Disposition")
+			s.fail(w, r, err)
+			return
+		}
+		// Too late for a status: cut the response short so the client sees an error.
+		s.log.Error("export failed", "format", format, "err", err)
+		panic(http.ErrAbortHandler)
+	}
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// Stats is the response of GET /api/stats.
+type Stats struct {
+	graph.Stats
+	Indexed bool `json:"indexed"`
+	Places  int  `json:"places"` // places with coordinates
+}
+
+func (s *Server) stats(w http.ResponseWriter, r *http.Request) {
+	ix := s.index.Load()
+	if ix == nil {
+		writeJSON(w, http.StatusOK, Stats{})
+		return
+	}
+	writeJSON(w, http.StatusOK, Stats{Stats: ix.stats, Indexed: true, Places: len(ix.places)})
+}
+
+func (s *Server) places(w http.ResponseWriter, r *http.Request) {
+	out := []Node{}
+	if ix := s.index.Load(); ix != nil {
+		out = ix.places
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) timeline(w http.ResponseWriter, r *http.Request) {
+	out := []DateCount{}
+	if ix := s.index.Load(); ix != nil && ix.dates != nil {
+		out = ix.dates
+	}
+	writeJSON(w, http.StatusOK, out)
+}

@@ -1,0 +1,267 @@
+// Package web serves a capgraph store over HTTP: a read-only JSON API
+// (saved queries, search, entity neighbourhoods, export), a browser page
+// embedded in the binary that works offline, and Cayley's own query API
+// and UI under /cayley/.
+package web
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"runtime"
+	"sync/atomic"
+	"time"
+
+	"github.com/capgraph/capgraph/extract/gazetteer"
+	"github.com/capgraph/capgraph/graph"
+)
+
+//go:embed static
+var staticFiles embed.FS
+
+// A Query is a saved query the server offers: its Bind turns parameter
+// values into a program in Lang.
+type Query struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Lang        string   `json:"lang"`
+	Params      []Param  `json:"params"`
+	Columns     []string `json:"columns"` // keys of each result row, in order; may be nil
+	// Bind returns the program for the given parameter values, or an
+	// error when one is missing, unknown or malformed.
+	Bind func(params map[string]string) (string, error) `json:"-"`
+}
+
+// A Param is one parameter of a [Query].
+type Param struct {
+	Name        string `json:"name"`
+	Type        string `json:"type"` // "string", "int" or "date"; "" means string
+	Description string `json:"description"`
+	Default     string `json:"default,omitempty"`
+	Example     string `json:"example,omitempty"`
+	Required    bool   `json:"required"`
+}
+
+// Options configure a [Server]. The zero value is ready to use.
+type Options struct {
+	Queries []Query      // saved queries offered under /api/queries
+	Logger  *slog.Logger // nil means no logs
+	// MaxInFlight caps the requests served at once; more get 503. 0 means 64.
+	MaxInFlight int
+	// Timeout bounds each request's work; 0 means 15 seconds.
+	Timeout time.Duration
+	// ExportTimeout bounds an export download; 0 means 30 minutes.
+	ExportTimeout time.Duration
+	// MaxBodyBytes caps a request body; 0 means 64 KiB.
+	MaxBodyBytes int64
+	// ResultLimit caps the rows of a saved query; 0 means 10000.
+	ResultLimit int
+}
+
+// A Server serves one store. It is an [http.Handler].
+type Server struct {
+	store   *graph.Store
+	opts    Options
+	log     *slog.Logger
+	queries map[string]Query
+	gaz     *gazetteer.Index
+	index   atomic.Pointer[index]
+	sem     chan struct{}
+	handler http.Handler
+}
+
+// New returns a server for s. Search matches exact names, and the home
+// page is empty, until [Server.BuildIndex] has run.
+func New(s *graph.Store, opts Options) (*Server, error) {
+	if opts.MaxInFlight <= 0 {
+		opts.MaxInFlight = 64
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = 15 * time.Second
+	}
+	if opts.ExportTimeout <= 0 {
+		opts.ExportTimeout = 30 * time.Minute
+	}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = 64 << 10
+	}
+	if opts.ResultLimit <= 0 {
+		opts.ResultLimit = 10000
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	srv := &Server{store: s, opts: opts, log: log, queries: map[string]Query{}, sem: make(chan struct{}, opts.MaxInFlight)}
+	for _, q := range opts.Queries {
+		if q.Params == nil {
+			q.Params = []Param{}
+		}
+		if q.Lang == "" {
+			q.Lang = "gizmo"
+		}
+		srv.queries[q.Name] = q
+	}
+	gd, err := gazetteer.Load()
+	if err != nil {
+		return nil, fmt.Errorf("web: %w", err)
+	}
+	srv.gaz = gd.Index()
+	static, err := fs.Sub(staticFiles, "static")
+	if err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/queries", srv.listQueries)
+	mux.HandleFunc("GET /api/queries/{name}", srv.getQuery)
+	mux.HandleFunc("POST /api/queries/{name}", srv.runQuery)
+	mux.HandleFunc("GET /api/queries/{name}/run", srv.runQuery)
+	mux.HandleFunc("GET /api/search", srv.search)
+	mux.HandleFunc("GET /api/entity", srv.entity)
+	mux.HandleFunc("GET /api/export", srv.export)
+	mux.HandleFunc("GET /api/stats", srv.stats)
+	mux.HandleFunc("GET /api/places", srv.places)
+	mux.HandleFunc("GET /api/timeline", srv.timeline)
+	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "no such endpoint: "+r.Method+" "+r.URL.Path)
+	})
+	if err := mountCayley(mux, s, opts); err != nil {
+		return nil, err
+	}
+	mux.Handle("/", getOnly(staticHandler(static)))
+	srv.handler = srv.limit(mux)
+	return srv, nil
+}
+
+// BuildIndex reads the store once for search, the map of places, the
+// timeline and the statistics. Until it returns, those endpoints answer
+// from what they can read directly.
+func (s *Server) BuildIndex(ctx context.Context) error {
+	start := time.Now()
+	ix, err := buildIndex(ctx, s.store)
+	if err != nil {
+		return fmt.Errorf("web: index: %w", err)
+	}
+	s.index.Store(ix)
+	s.log.Info("indexed store", "names", len(ix.names), "places", len(ix.places), "dates", len(ix.dates), "took", time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// ServeHTTP implements [http.Handler].
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// limit caps the requests in flight (503 beyond), bounds each request's
+// time and body size, and turns panics into 500.
+func (s *Server) limit(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case s.sem <- struct{}{}:
+			defer func() { <-s.sem }()
+		default:
+			w.Header().Set("Retry-After", "1")
+			writeError(w, http.StatusServiceUnavailable, "server busy, try again")
+			return
+		}
+		timeout := s.opts.Timeout
+		if r.URL.Path == "/api/export" {
+			timeout = s.opts.ExportTimeout
+		}
+		ctx, cancel := context.WithTimeout(r.Context(), timeout)
+		defer cancel()
+		r = r.WithContext(ctx)
+		r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes)
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				buf := make([]byte, 4096)
+				buf = buf[:runtime.Stack(buf, false)]
+				s.log.Error("panic", "path", r.URL.Path, "err", v, "stack", string(buf))
+				writeError(w, http.StatusInternalServerError, "internal error")
+			}
+		}()
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// getOnly answers 405 to methods other than GET and HEAD.
+func getOnly(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			writeError(w, http.StatusMethodNotAllowed, "method "+r.Method+" not allowed")
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// staticHandler serves the embedded page; unknown paths get index.html
+// so that the page's own routes survive a reload.
+func staticHandler(static fs.FS) http.Handler {
+	files := http.FileServerFS(static)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-cache")
+		w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'")
+		if r.URL.Path != "/" {
+			if _, err := fs.Stat(static, r.URL.Path[1:]); err != nil {
+				r2 := r.Clone(r.Context())
+				r2.URL.Path = "/"
+				files.ServeHTTP(w, r2)
+				return
+			}
+		}
+		files.ServeHTTP(w, r)
+	})
+}
+
+// Serve listens on addr and serves h until ctx is done, then shuts down,
+// giving requests in flight five seconds to finish. ready, when not nil,
+// receives the bound address once the listener is open.
+func Serve(ctx context.Context, addr string, h http.Handler, log *slog.Logger, ready func(net.Addr)) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	return ServeListener(ctx, ln, h, log, ready)
+}
+
+// ServeListener is [Serve] on an open listener, which it closes.
+func ServeListener(ctx context.Context, ln net.Listener, h http.Handler, log *slog.Logger, ready func(net.Addr)) error {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	hs := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      60 * time.Second, // exports lift it per request
+		IdleTimeout:       60 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	if ready != nil {
+		ready(ln.Addr())
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	err := hs.Shutdown(sctx)
+	if serr := <-errc; !errors.Is(serr, http.ErrServerClosed) && err == nil {
+		err = serr
+	}
+	return err
+}

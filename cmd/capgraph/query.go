@@ -1,0 +1,505 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/capgraph/capgraph/extract/gazetteer"
+	"github.com/capgraph/capgraph/graph"
+	"github.com/capgraph/capgraph/queries"
+)
+
+// queryOptions are the flags of the query subcommands.
+type queryOptions struct {
+	Action string   // "list", "show", "run" or "exec"
+	Name   string   // run, show
+	File   string   // exec: "" or "-" means stdin
+	Params []string // run: key=value
+	Output string
+	Limit  int
+}
+
+var queryOutputs = []string{"table", "json", "jsonl", "csv", "md"}
+
+func newQueryCmd(a *app, runF func(context.Context, *queryOptions) error) *cobra.Command {
+	opts := &queryOptions{}
+	do := func(cmd *cobra.Command) error {
+		if !slices.Contains(queryOutputs, opts.Output) {
+			return &usageError{fmt.Errorf("--output: %q is not one of %s", opts.Output, strings.Join(queryOutputs, ", "))}
+		}
+		if runF != nil {
+			return runF(cmd.Context(), opts)
+		}
+		return a.runQuery(cmd.Context(), opts)
+	}
+	cmd := &cobra.Command{
+		Use:   "query <command>",
+		Short: "Run saved research queries against the graph store",
+		Long: `Query lists, shows and runs saved queries: Gizmo programs embedded in
+capgraph, plus your own NAME.gizmo files from the queries_dir setting
+(--queries-dir, CAPGRAPH_QUERIES_DIR), which override built-ins of the same
+name. Each saved query has a SPARQL twin (capgraph query show --sparql) for
+other triple stores, to run over capgraph export.
+
+Parameters are passed as -p name=value and reach the query as data (a
+frozen params object decoded by JSON.parse), never as program text.`,
+		Example: `  $ capgraph query list
+  $ capgraph query run photos-in-place -p place=Idlib
+  $ capgraph query run photos-between -p from=2018-01-01 -p to=2018-03-31 -o csv
+  $ capgraph query show entity
+  $ echo 'g.V("Idlib").In("<https://schema.org/name>").All()' | capgraph query exec`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
+	}
+	cmd.PersistentFlags().String("queries-dir", "", "also load saved queries from `dir` (setting queries_dir)")
+
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List saved queries with their parameters",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.Action = "list"
+			opts.Output = "table"
+			return do(c)
+		},
+	}
+	var sparql bool
+	show := &cobra.Command{
+		Use:   "show [flags] <name>",
+		Short: "Print a saved query's documentation and text",
+		Args:  exactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.Action, opts.Name, opts.Output = "show", args[0], "table"
+			if sparql {
+				opts.Action = "show-sparql"
+			}
+			return do(c)
+		},
+	}
+	show.Flags().BoolVar(&sparql, "sparql", false, "print the SPARQL version instead")
+	run := &cobra.Command{
+		Use:   "run [flags] <name>",
+		Short: "Run a saved query",
+		Example: `  $ capgraph query run groups-in-place -p place=Idlib
+  $ capgraph query run entity -p name=Haresta -o json`,
+		Args: exactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.Action, opts.Name = "run", args[0]
+			return do(c)
+		},
+	}
+	run.Flags().StringArrayVarP(&opts.Params, "param", "p", nil, "query parameter as `name=value` (repeatable)")
+	exec := &cobra.Command{
+		Use:   "exec [flags] [<file>]",
+		Short: "Run an ad-hoc Gizmo query from a file or stdin",
+		Args:  maxArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.Action = "exec"
+			if len(args) == 1 {
+				opts.File = args[0]
+			}
+			return do(c)
+		},
+	}
+	for _, c := range []*cobra.Command{run, exec} {
+		addStoreFlags(c)
+		c.Flags().StringVarP(&opts.Output, "output", "o", "table", "output `format`: table, json, jsonl, csv or md")
+		c.Flags().IntVar(&opts.Limit, "limit", 0, "stop after `n` rows (0: no limit)")
+	}
+	cmd.AddCommand(list, show, run, exec)
+	return cmd
+}
+
+func exactArgs(n int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := cobra.ExactArgs(n)(cmd, args); err != nil {
+			return &usageError{err}
+		}
+		return nil
+	}
+}
+
+func maxArgs(n int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := cobra.MaximumNArgs(n)(cmd, args); err != nil {
+			return &usageError{err}
+		}
+		return nil
+	}
+}
+
+func (a *app) runQuery(ctx context.Context, opts *queryOptions) error {
+	qs, err := queries.Load(a.cfg.QueriesDir)
+	if err != nil {
+		return err
+	}
+	out := bufio.NewWriter(a.stdout)
+	defer out.Flush()
+	if opts.Action == "list" {
+		return listQueries(out, qs)
+	}
+	if opts.Action == "exec" {
+		text, err := a.readQuery(opts.File)
+		if err != nil {
+			return err
+		}
+		return a.execGizmo(ctx, out, text, nil, opts)
+	}
+	q, ok := queries.Lookup(qs, opts.Name)
+	if !ok {
+		return &usageError{fmt.Errorf("%w %q; run 'capgraph query list'", queries.ErrUnknown, opts.Name)}
+	}
+	switch opts.Action {
+	case "show":
+		return showQuery(out, q)
+	case "show-sparql":
+		if q.SPARQL == "" {
+			return fmt.Errorf("query %s has no SPARQL version", q.Name)
+		}
+		_, err := io.WriteString(out, q.SPARQL)
+		return err
+	}
+	values := make(map[string]string, len(opts.Params))
+	for _, kv := range opts.Params {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return &usageError{fmt.Errorf("-p %q: want name=value", kv)}
+		}
+		if _, dup := values[k]; dup {
+			return &usageError{fmt.Errorf("-p %s: given twice", k)}
+		}
+		values[k] = v
+	}
+	variants, err := resolveVariants(q, values)
+	if err != nil {
+		return err
+	}
+	prog, err := q.BindVariants(values, variants)
+	if err != nil {
+		if _, ok := errors.AsType[*queries.ParamError](err); ok {
+			return &usageError{fmt.Errorf("%w (see 'capgraph query show %s')", err, q.Name)}
+		}
+		return err
+	}
+	return a.execGizmo(ctx, out, prog, q.Columns, opts)
+}
+
+func (a *app) readQuery(file string) (string, error) {
+	var r io.Reader = a.stdin
+	if file != "" && file != "-" {
+		f, err := os.Open(file)
+		if err != nil {
+			return "", err
+		}
+		defer f.Close()
+		r = f
+	}
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return "", err
+	}
+	if strings.TrimSpace(string(b)) == "" {
+		return "", &usageError{errors.New("query exec: the query is empty")}
+	}
+	return string(b), nil
+}
+
+// resolveVariants asks the gazetteer for other spellings of each value that
+// names a place, group or entity, so that Haresta finds Harasta.
+func resolveVariants(q queries.Query, values map[string]string) (map[string][]string, error) {
+	var ix *gazetteer.Index
+	out := make(map[string][]string)
+	for _, p := range q.Params {
+		v := strings.TrimSpace(values[p.Name])
+		if p.Resolve == "" || v == "" || strings.HasPrefix(v, queries.IRIBase) {
+			continue
+		}
+		if ix == nil {
+			d, err := gazetteer.Load()
+			if err != nil {
+				return nil, err
+			}
+			ix = d.Index()
+		}
+		if p.Resolve == "place" || p.Resolve == "entity" {
+			if pl, _ := ix.Resolve(v); pl != nil {
+				out[p.Name] = append(out[p.Name], pl.Name, graph.EntityIRI(pl.ID))
+			}
+		}
+		if p.Resolve == "group" || p.Resolve == "entity" {
+			if g := ix.Group(v); g != nil {
+				out[p.Name] = append(out[p.Name], g.Name, graph.EntityIRI(g.ID))
+				out[p.Name] = append(out[p.Name], g.Aliases...)
+			}
+		}
+		if p.Resolve == "entity" {
+			if t := ix.Term(v); t != nil {
+				out[p.Name] = append(out[p.Name], t.Name, graph.EntityIRI(t.ID))
+			}
+		}
+	}
+	return out, nil
+}
+
+// errEmptyStore reports a store with no captions in it.
+var errEmptyStore = errors.New("is empty: no captions have been built into it (run 'capgraph build --store DIR FILE')")
+
+func (a *app) openForQuery(ctx context.Context) (*graph.Store, error) {
+	addr := a.cfg.Store
+	if !strings.Contains(addr, "://") {
+		if _, err := os.Stat(addr); err != nil {
+			return nil, fmt.Errorf("store %s does not exist: build it first with 'capgraph build --store %s FILE'", addr, addr)
+		}
+	}
+	s, err := graph.Open(ctx, addr, graph.Options{Logger: a.log})
+	if err != nil {
+		return nil, err
+	}
+	for _, err := range s.Query(ctx, "gizmo", `g.V("<https://schema.org/Photograph>").In("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>").Limit(1).All()`, 1) {
+		if err != nil {
+			s.Close()
+			return nil, err
+		}
+		return s, nil
+	}
+	s.Close()
+	return nil, fmt.Errorf("store %s %w", addr, errEmptyStore)
+}
+
+func (a *app) execGizmo(ctx context.Context, out io.Writer, prog string, cols []string, opts *queryOptions) (err error) {
+	s, err := a.openForQuery(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := s.Close(); err == nil {
+			err = cerr
+		}
+	}()
+	w := newRowWriter(out, opts.Output, cols)
+	for r, err := range s.Query(ctx, "gizmo", prog, opts.Limit) {
+		if err != nil {
+			return err
+		}
+		m, ok := r.(map[string]any)
+		if !ok {
+			m = map[string]any{"value": r}
+		}
+		if err := w.row(m); err != nil {
+			return err
+		}
+	}
+	return w.close()
+}
+
+func listQueries(w io.Writer, qs []queries.Query) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, q := range qs {
+		src := ""
+		if !q.Builtin {
+			src = " (yours)"
+		}
+		fmt.Fprintf(tw, "%s\t%s%s\n", q.Name, q.Description, src)
+		for _, p := range q.Params {
+			fmt.Fprintf(tw, "\t  -p %s=%s\n", p.Name, paramSummary(p))
+		}
+	}
+	return tw.Flush()
+}
+
+func paramSummary(p queries.Param) string {
+	s := strings.ToUpper(p.Type)
+	switch {
+	case p.Required:
+		s += " (required)"
+	case p.Default != "":
+		s += " (default " + p.Default + ")"
+	default:
+		s += " (optional)"
+	}
+	if p.Example != "" {
+		s += ", e.g. " + p.Example
+	}
+	if p.Description != "" {
+		s += ": " + p.Description
+	}
+	return s
+}
+
+func showQuery(w io.Writer, q queries.Query) error {
+	fmt.Fprintf(w, "%s: %s\n\n", q.Name, q.Description)
+	if q.Doc != "" {
+		fmt.Fprintf(w, "%s\n\n", q.Doc)
+	}
+	if len(q.Params) > 0 {
+		fmt.Fprintln(w, "Parameters:")
+		for _, p := range q.Params {
+			fmt.Fprintf(w, "  -p %s=%s\n", p.Name, paramSummary(p))
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "Columns: %s\n\n", strings.Join(q.Columns, ", "))
+	_, err := io.WriteString(w, q.Text)
+	return err
+}
+
+// rowWriter writes result rows in one of the output formats. Table and
+// Markdown buffer the rows to size columns; the others stream.
+type rowWriter struct {
+	w      io.Writer
+	format string
+	cols   []string
+	fixed  bool // cols came from the query header
+	rows   [][]string
+	n      int
+	csv    *csv.Writer
+}
+
+func newRowWriter(w io.Writer, format string, cols []string) *rowWriter {
+	rw := &rowWriter{w: w, format: format, cols: cols, fixed: len(cols) > 0}
+	if format == "csv" {
+		rw.csv = csv.NewWriter(w)
+	}
+	return rw
+}
+
+func (rw *rowWriter) row(m map[string]any) error {
+	if !rw.fixed && rw.n == 0 {
+		for k := range m {
+			rw.cols = append(rw.cols, k)
+		}
+		slices.Sort(rw.cols)
+	}
+	first := rw.n == 0
+	rw.n++
+	switch rw.format {
+	case "json", "jsonl":
+		b := orderedJSON(rw.cols, m)
+		switch {
+		case rw.format == "jsonl":
+			b = append(b, '\n')
+		case first:
+			b = append([]byte("[\n  "), b...)
+		default:
+			b = append([]byte(",\n  "), b...)
+		}
+		_, err := rw.w.Write(b)
+		return err
+	case "csv":
+		if first {
+			if err := rw.csv.Write(rw.cols); err != nil {
+				return err
+			}
+		}
+		return rw.csv.Write(cells(rw.cols, m))
+	}
+	rw.rows = append(rw.rows, cells(rw.cols, m))
+	return nil
+}
+
+func (rw *rowWriter) close() error {
+	switch rw.format {
+	case "json":
+		s := "\n]\n"
+		if rw.n == 0 {
+			s = "[]\n"
+		}
+		_, err := io.WriteString(rw.w, s)
+		return err
+	case "jsonl":
+		return nil
+	case "csv":
+		if rw.n == 0 && len(rw.cols) > 0 {
+			rw.csv.Write(rw.cols)
+		}
+		rw.csv.Flush()
+		return rw.csv.Error()
+	case "md":
+		esc := func(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, "|", `\|`), "\n", " ") }
+		fmt.Fprintf(rw.w, "| %s |\n|", strings.Join(rw.cols, " | "))
+		for range rw.cols {
+			io.WriteString(rw.w, "---|")
+		}
+		io.WriteString(rw.w, "\n")
+		for _, r := range rw.rows {
+			for i := range r {
+				r[i] = esc(r[i])
+			}
+			fmt.Fprintf(rw.w, "| %s |\n", strings.Join(r, " | "))
+		}
+		return nil
+	}
+	tw := tabwriter.NewWriter(rw.w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, strings.ToUpper(strings.Join(rw.cols, "\t")))
+	for _, r := range rw.rows {
+		for i := range r {
+			r[i] = strings.NewReplacer("\t", " ", "\n", " ").Replace(r[i])
+		}
+		fmt.Fprintln(tw, strings.Join(r, "\t"))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if rw.n == 0 {
+		_, err := io.WriteString(rw.w, "(no rows)\n")
+		return err
+	}
+	return nil
+}
+
+func orderedJSON(cols []string, m map[string]any) []byte {
+	b := []byte{'{'}
+	for i, c := range cols {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		k, _ := json.Marshal(c)
+		v, err := json.Marshal(m[c])
+		if err != nil {
+			v = []byte("null")
+		}
+		b = append(append(append(b, k...), ':'), v...)
+	}
+	return append(b, '}')
+}
+
+func cells(cols []string, m map[string]any) []string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = cell(m[c])
+	}
+	return out
+}
+
+func cell(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return v
+	case float64:
+		if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+			return strconv.FormatInt(int64(v), 10)
+		}
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case int:
+		return strconv.Itoa(v)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/capgraph/capgraph/cmd/capgraph/internal/web"
+	"github.com/capgraph/capgraph/graph"
+	"github.com/capgraph/capgraph/queries"
+)
+
+type serveOptions struct {
+	Addr string
+}
+
+func newServeCmd(a *app, runF func(context.Context, *serveOptions) error) *cobra.Command {
+	opts := &serveOptions{}
+	cmd := &cobra.Command{
+		Use:   "serve [flags]",
+		Short: "Browse the graph in a web browser and serve a read-only HTTP API",
+		Long: `Serve opens the graph store named by --store and serves, until interrupted:
+
+  /                   a web page: search, entity pages with the captions that
+                      support each fact, a graph of the neighbourhood, a map,
+                      a timeline, the saved queries as forms, export links
+  /api/queries        the saved queries; POST /api/queries/<name> runs one
+                      with a JSON object of parameters
+  /api/search?q=      entities by name, alias or spelling variant
+  /api/entity?iri=    an entity's facts, captions, mentions and neighbours
+  /api/export?format= the whole graph as nq, nt, ttl, jsonld or csv
+  /cayley/            Cayley's query editor and v2 query API, read-only
+
+The page works offline: its scripts, styles and map outlines are built in.
+The server listens on the loopback interface unless --addr says otherwise;
+it has no authentication, so bind it elsewhere only on a trusted network.`,
+		Example: `  $ capgraph serve --store graph.db
+  $ capgraph serve --addr 127.0.0.1:9000
+  $ curl -s 'localhost:8080/api/search?q=Haresta' | jq '.hits[0].iri'`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return &usageError{fmt.Errorf("unknown argument %q: serve takes no arguments", args[0])}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if _, _, err := net.SplitHostPort(opts.Addr); err != nil {
+				return &usageError{fmt.Errorf("--addr: %w", err)}
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return a.runServe(cmd.Context(), opts)
+		},
+	}
+	addStoreFlags(cmd)
+	cmd.Flags().StringVar(&opts.Addr, "addr", "127.0.0.1:8080", "listen on `host:port`")
+	return cmd
+}
+
+// isLoopback reports whether addr's host is a loopback address or name.
+func isLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func (a *app) runServe(ctx context.Context, opts *serveOptions) (err error) {
+	qs, err := queries.Load(a.cfg.QueriesDir)
+	if err != nil {
+		return err
+	}
+	if addr := a.cfg.Store; !strings.Contains(addr, "://") {
+		if _, err := os.Stat(addr); err != nil {
+			return fmt.Errorf("store %s does not exist: build it first with 'capgraph build --store %s FILE'", addr, addr)
+		}
+	}
+	s, err := graph.Open(ctx, a.cfg.Store, graph.Options{Logger: a.log})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := s.Close(); err == nil {
+			err = cerr
+		}
+	}()
+	srv, err := web.New(s, web.Options{Queries: web.SavedQueries(qs, resolveVariants), Logger: a.log})
+	if err != nil {
+		return err
+	}
+	if !isLoopback(opts.Addr) {
+		fmt.Fprintf(a.stderr, "capgraph: warning: serving on %s, not only on loopback: anyone who can reach it can read the whole graph\n", opts.Addr)
+	}
+	go func() {
+		if err := srv.BuildIndex(ctx); err != nil && ctx.Err() == nil {
+			a.log.Error("index failed; search is limited to exact names", "err", err)
+		}
+	}()
+	err = web.Serve(ctx, opts.Addr, srv, a.log, func(addr net.Addr) {
+		if !a.cfg.Quiet {
+			fmt.Fprintf(a.stderr, "serving %s on http://%s/ (Ctrl-C to stop)\n", a.cfg.Store, addr)
+		}
+	})
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}
