@@ -243,7 +243,6 @@ func (s *Store) Load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 		// described holds the entity nodes whose stored description this
 		// Load has already reconciled with an extraction.
 		described = make(map[quad.Value]bool)
-		flushes   int
 	)
 	flush := func() error {
 		if err := ctx.Err(); err != nil {
@@ -260,8 +259,10 @@ func (s *Store) Load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 				return fmt.Errorf("graph: write to %s: %w", s.addr, err)
 			}
 		}
-		if flushes++; flushes%16 == 0 && s.bolt != nil && s.bolt.db != nil {
-			releaseMap(s.bolt.db) // bound the RSS of long builds
+		// Bound the RSS of long builds: each batch touches pages all over
+		// the B-trees, so mapped pages pile up between releases.
+		if s.bolt != nil && s.bolt.db != nil {
+			releaseMap(s.bolt.db)
 		}
 		st.Added += pending.Added
 		st.Replaced += pending.Replaced
