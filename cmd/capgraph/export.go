@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -68,19 +66,15 @@ func (a *app) runExport(ctx context.Context, opts *exportOptions) (err error) {
 			err = cerr
 		}
 	}()
-	var w io.Writer = a.stdout
-	if opts.Output != "" && opts.Output != "-" {
-		f, err := os.Create(opts.Output)
-		if err != nil {
-			return err
-		}
-		defer func() {
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-		}()
-		w = f
+	w, closeOut, err := a.createOutput(opts.Output)
+	if err != nil {
+		return err
 	}
+	defer func() {
+		if cerr := closeOut(); err == nil {
+			err = cerr
+		}
+	}()
 	bw := bufio.NewWriter(w)
 	n, err := s.Export(ctx, bw, format)
 	if err != nil {

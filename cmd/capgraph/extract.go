@@ -168,3 +168,17 @@ func (a *app) runExtract(ctx context.Context, opts *extractOptions) error {
 	}
 	return nil
 }
+
+// createOutput returns standard output for "" or "-", else the named file,
+// created or truncated; the returned close closes the file (a no-op for
+// standard output) and reports a failed final write.
+func (a *app) createOutput(name string) (io.Writer, func() error, error) {
+	if name == "" || name == "-" {
+		return a.stdout, func() error { return nil }, nil
+	}
+	f, err := os.Create(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, f.Close, nil
+}

@@ -6,8 +6,6 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
-	"io"
-	"os"
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
@@ -75,19 +73,15 @@ func (a *app) runGen(ctx context.Context, opts *genOptions) (err error) {
 	if err != nil {
 		return err
 	}
-	var w io.Writer = a.stdout
-	if opts.Output != "" && opts.Output != "-" {
-		f, err := os.Create(opts.Output)
-		if err != nil {
-			return err
-		}
-		defer func() {
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-		}()
-		w = f
+	w, closeOut, err := a.createOutput(opts.Output)
+	if err != nil {
+		return err
 	}
+	defer func() {
+		if cerr := closeOut(); err == nil {
+			err = cerr
+		}
+	}()
 	bw := bufio.NewWriterSize(w, 256<<10)
 	var cw *csv.Writer
 	if opts.Format == "csv" {
