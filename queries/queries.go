@@ -26,6 +26,12 @@
 // spellings); V may be a Go-quoted string. The rest of the line describes the
 // parameter. The columns line names the keys of each result row, in order.
 //
+// # Shared helpers
+//
+// Between the params line and the query's text the runner places lib.js,
+// the helper functions every query may call (P, label, named, within,
+// emitSorted, ...); a user's query can use them too.
+//
 // # Parameters are data, never code
 //
 // Cayley's Gizmo session has no parameter binding API, so [Query.Bind]
@@ -118,6 +124,12 @@ var (
 	ErrUnknownParam = errors.New("no such parameter")
 	ErrBadValue     = errors.New("bad value")
 )
+
+// lib is lib.js: helper functions every saved query may call (P, label,
+// named, within, emitSorted, ...), kept in one place instead of twelve.
+//
+//go:embed lib.js
+var lib string
 
 //go:embed *.gizmo sparql/*.rq
 var files embed.FS
@@ -399,7 +411,8 @@ func (q Query) values(values map[string]string) (map[string]any, error) {
 // Bind checks values against q's parameters (rejecting unknown and missing
 // ones and values of the wrong type), fills in defaults, and returns the
 // program to run: one generated line defining the frozen params object,
-// then q.Text unchanged. An optional int or date left empty is null.
+// then the shared helpers of lib.js, then q.Text unchanged. An optional
+// int or date left empty is null.
 func (q Query) Bind(values map[string]string) (string, error) {
 	return q.BindVariants(values, nil)
 }
@@ -425,7 +438,7 @@ func (q Query) BindVariants(values map[string]string, variants map[string][]stri
 	if err != nil {
 		return "", err
 	}
-	return "var params = Object.freeze(JSON.parse(" + JSString(string(b)) + "));\n" + q.Text, nil
+	return "var params = Object.freeze(JSON.parse(" + JSString(string(b)) + "));\n" + lib + q.Text, nil
 }
 
 // IRIBase is the prefix of every capgraph IRI. A parameter value that names

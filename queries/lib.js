@@ -1,0 +1,53 @@
+// lib.js: helpers every saved query may use. The query runner places this
+// file after the generated params line and before the query's own text, so
+// a query, built-in or a user's, starts with these names defined:
+//
+//   S, C, RDF          the schema.org, capgraph and rdf namespaces
+//   P(iri)             "<iri>", the form Gizmo takes IRIs in
+//   uniq(xs)           xs without repeats, in first-seen order
+//   bare(v)            an IRI or typed literal as its plain text
+//   label(node)        the least of a node's schema:name values, "" if none
+//   named(spellings)   nodes named or alternately named by any spelling, and <IRI>s as given
+//   within(seeds)      seeds and every place inside one (capgraph:locatedIn or
+//                      schema:containedInPlace), up to 5 steps
+//   emitSorted(rows, keys)  emit rows sorted by keys ("-key" descending), up to params.limit
+//   values(m)          the values of an object
+var S = "https://schema.org/", C = "https://capgraph.org/ns#", RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";
+function P(t) { return "<" + t + ">"; }
+function uniq(xs) { var seen = {}, out = []; for (var i = 0; i < xs.length; i++) { if (!seen[xs[i]]) { seen[xs[i]] = true; out.push(xs[i]); } } return out; }
+function bare(v) { // "<iri>" -> iri, "\"lex\"^^<type>" -> lex
+  if (typeof v != "string") return v;
+  if (v.charAt(0) == "<") return v.slice(1, -1);
+  var i = v.indexOf("\"^^<");
+  return v.charAt(0) == "\"" && i > 0 ? v.slice(1, i) : v;
+}
+var labels = {};
+function label(n) { // the least of a node's schema:name values, "" if none
+  if (!(n in labels)) { var ns = g.V(n).Out(P(S + "name")).ToArray().map(bare).sort(); labels[n] = ns.length ? ns[0] : ""; }
+  return labels[n];
+}
+function named(spellings) { // nodes with a schema:name or schema:alternateName spelled so, and nodes given as <IRI>
+  var lits = [], out = [];
+  for (var i = 0; i < spellings.length; i++) { if (spellings[i].charAt(0) == "<") out.push(spellings[i]); else lits.push(spellings[i]); }
+  if (lits.length) out = out.concat(g.V.apply(g, lits).In([P(S + "name"), P(S + "alternateName")]).ToArray());
+  return uniq(out).sort();
+}
+function within(seeds) { // seeds and every node that lies in one, by capgraph:locatedIn or schema:containedInPlace, up to 5 steps
+  if (!seeds.length) return [];
+  return uniq(seeds.concat(g.V.apply(g, seeds).FollowRecursive(g.M().In([P(C + "locatedIn"), P(S + "containedInPlace")]), 5).ToArray())).sort();
+}
+function cmp(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
+function emitSorted(rows, keys) { // keys: column names; a leading "-" sorts descending
+  rows.sort(function (a, b) {
+    for (var i = 0; i < keys.length; i++) {
+      var k = keys[i], d = 1;
+      if (k.charAt(0) == "-") { k = k.slice(1); d = -1; }
+      var c = cmp(a[k], b[k]);
+      if (c) return d * c;
+    }
+    return 0;
+  });
+  var lim = typeof params.limit == "number" && params.limit > 0 ? params.limit : rows.length;
+  for (var i = 0; i < rows.length && i < lim; i++) g.Emit(rows[i]);
+}
+function values(m) { var out = []; for (var k in m) out.push(m[k]); return out; }
