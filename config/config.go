@@ -41,7 +41,7 @@ func Default() Config {
 	return Config{
 		Store:     "capgraph.db",
 		Workers:   0,
-		BatchSize: 20000,
+		BatchSize: 5000,
 		LogLevel:  "warn",
 	}
 }

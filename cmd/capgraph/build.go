@@ -58,7 +58,7 @@ a store that holds only whole captions, and rerunning it completes it.`,
 	opts.addFlags(cmd)
 	addStoreFlags(cmd)
 	cmd.Flags().IntVarP(&opts.Workers, "workers", "w", 0, "extraction `goroutines` (default GOMAXPROCS)")
-	cmd.Flags().Int("batch-size", 20000, "quads written per store `transaction` (whole captions)")
+	cmd.Flags().Int("batch-size", 5000, "quads written per store `transaction` (whole captions); larger is faster and uses more memory")
 	return cmd
 }
 
