@@ -231,9 +231,12 @@ func ExampleExtractor_Extract() {
 
 func BenchmarkExtract(b *testing.B) {
 	x := newExtractor(b)
+	// A realistic mix: the example and style captions plus the blind set's
+	// 80 wire captions of every credit style.
 	var caps []extract.Caption
 	files, _ := filepath.Glob("testdata/*.jsonl")
-	for _, in := range files {
+	gold, _ := filepath.Glob("testdata/gold/*.jsonl")
+	for _, in := range append(files, gold...) {
 		data, err := os.ReadFile(in)
 		if err != nil {
 			b.Fatal(err)

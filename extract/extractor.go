@@ -138,10 +138,11 @@ type mention struct {
 type doc struct {
 	x        *Extractor
 	text     string
-	toks     []token // tokens of the description (before the credit)
-	folded   []string
-	sent     []int // sentence index of each token
-	covered  []bool
+	toks     []token                   // tokens of the description (before the credit)
+	tokIDs   []int64                   // each token's id in the trie, -1 when no name has it
+	sent     []int                     // sentence index of each token
+	owner    []*mention                // the mention covering each token, nil when none
+	bodies   map[EntityType][]*mention // body's lists, once relations begin
 	mentions []*mention
 	credit   credit
 }
@@ -156,11 +157,11 @@ func (x *Extractor) Extract(c Caption) Extraction {
 		n++
 	}
 	d.toks = all[:n]
-	d.folded = make([]string, n)
+	d.tokIDs = make([]int64, n)
 	for i, t := range d.toks {
-		d.folded[i] = foldToken(t)
+		d.tokIDs[i] = x.trie.id(foldToken(t))
 	}
-	d.covered = make([]bool, n)
+	d.owner = make([]*mention, n)
 	d.sentences()
 
 	d.findDates()
@@ -225,14 +226,14 @@ func (d *doc) sentenceBreak(gap string, i int) bool {
 
 func (d *doc) add(m *mention) {
 	d.mentions = append(d.mentions, m)
-	for i := m.ts; i < m.te && i < len(d.covered); i++ {
-		d.covered[i] = true
+	for i := max(m.ts, 0); i < m.te && i < len(d.owner); i++ {
+		d.owner[i] = m
 	}
 }
 
 func (d *doc) free(ts, te int) bool {
 	for i := ts; i < te; i++ {
-		if d.covered[i] {
+		if d.owner[i] != nil {
 			return false
 		}
 	}
@@ -278,17 +279,17 @@ type candidate struct {
 func (d *doc) matchTables() {
 	t := d.x.trie
 	for i := 0; i < len(d.toks); {
-		if d.covered[i] {
+		if d.owner[i] != nil {
 			i++
 			continue
 		}
 		var cands []candidate
 		node := int32(0)
-		for j := i; j < len(d.toks) && !d.covered[j]; j++ {
+		for j := i; j < len(d.toks) && d.owner[j] == nil; j++ {
 			if j > i && !gapJoins(d.text[d.toks[j-1].end:d.toks[j].start]) {
 				break
 			}
-			next, ok := t.step(node, d.folded[j])
+			next, ok := t.step(node, d.tokIDs[j])
 			if !ok {
 				break
 			}
@@ -366,7 +367,7 @@ func (d *doc) accept(c candidate) *mention {
 	}
 	// "al-Mallah": a lower-case article joined by a hyphen belongs to the name.
 	if c.ts > 0 && nameParticles[d.toks[c.ts-1].lower] && !isUpperStart(d.toks[c.ts-1].text) &&
-		d.text[d.toks[c.ts-1].end:first.start] == "-" && !d.covered[c.ts-1] {
+		d.text[d.toks[c.ts-1].end:first.start] == "-" && d.owner[c.ts-1] == nil {
 		best.ts--
 		best.start = d.toks[best.ts].start
 	}
@@ -486,7 +487,7 @@ func (d *doc) extendName(m *mention) {
 	case ArmedGroup:
 		// "Sultan Murad brigade", "Houthi movement"; not "Peshmerga forces"
 		// or "CTS units", where the word is generic.
-		if m.te < len(d.toks) && nameUnitWords[d.toks[m.te].lower] && d.text[m.end:d.toks[m.te].start] == " " && !d.covered[m.te] {
+		if m.te < len(d.toks) && nameUnitWords[d.toks[m.te].lower] && d.text[m.end:d.toks[m.te].start] == " " && d.owner[m.te] == nil {
 			m.end = d.toks[m.te].end
 			m.te++
 		}
@@ -494,7 +495,7 @@ func (d *doc) extendName(m *mention) {
 		// "Mohammed Abbas": a known surname after a first name is someone
 		// else of that name, not the public figure.
 		k := m.ts
-		for k > 0 && d.capitalNeighbour(k-1, k) && !d.covered[k-1] {
+		for k > 0 && d.capitalNeighbour(k-1, k) && d.owner[k-1] == nil {
 			k--
 		}
 		if k < m.ts && m.te-m.ts == 1 {
@@ -502,7 +503,7 @@ func (d *doc) extendName(m *mention) {
 			m.id, m.canonical, m.term, m.conf = "person:"+slug(d.text[m.start:m.end]), "", nil, confContext
 		}
 	case Event:
-		if m.ts > 0 && isYear(d.toks[m.ts-1].text) && d.text[d.toks[m.ts-1].end:m.start] == " " && !d.covered[m.ts-1] {
+		if m.ts > 0 && isYear(d.toks[m.ts-1].text) && d.text[d.toks[m.ts-1].end:m.start] == " " && d.owner[m.ts-1] == nil {
 			m.ts--
 			m.start = d.toks[m.ts].start
 		}

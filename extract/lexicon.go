@@ -52,10 +52,18 @@ func (t *trie) add(toks []uint32, r ref) {
 	t.refs[node] = append(t.refs[node], r)
 }
 
-// step follows the edge for a folded caption token from node.
-func (t *trie) step(node int32, tok string) (int32, bool) {
-	id, ok := t.tokens[tok]
-	if !ok {
+// id returns the id of a folded caption token, or -1 when no name has it.
+// A caption's tokens are looked up once, not once per trie walk.
+func (t *trie) id(tok string) int64 {
+	if id, ok := t.tokens[tok]; ok {
+		return int64(id)
+	}
+	return -1
+}
+
+// step follows the edge for a token id from node.
+func (t *trie) step(node int32, id int64) (int32, bool) {
+	if id < 0 {
 		return 0, false
 	}
 	next, ok := t.edges[uint64(node)<<32|uint64(id)]

@@ -9,7 +9,8 @@ import (
 // relations derives the caption's facts from its mentions and the sentence
 // patterns wire captions use.
 func (d *doc) relations() []Relation {
-	r := &relSet{seen: make(map[[3]string]bool)}
+	r := &relSet{}
+	d.bodies = make(map[EntityType][]*mention, 8) // mentions are final from here on
 	for _, m := range d.mentions {
 		if !m.credit {
 			continue
@@ -49,27 +50,38 @@ func (d *doc) photo() arg            { return arg{PhotoSubject, "photo"} }
 func roleArg(text string) arg        { return arg{text, "role:" + strings.ToLower(text)} }
 func controllerArg(value string) arg { return arg{value, "controller:" + slug(value)} }
 
+// A relSet collects a caption's relations once each. A caption has a
+// dozen or so, so a scan beats a map.
 type relSet struct {
 	list []Relation
-	seen map[[3]string]bool
 }
 
 func (r *relSet) add(s arg, rel RelationType, o arg, conf float64) {
-	k := [3]string{s.text, string(rel), o.text}
-	if r.seen[k] || s.text == o.text && s.id == o.id {
+	if s.text == o.text && s.id == o.id {
 		return
 	}
-	r.seen[k] = true
+	for _, have := range r.list {
+		if have.Rel == rel && have.Subj == s.text && have.Obj == o.text {
+			return
+		}
+	}
 	r.list = append(r.list, Relation{Subj: s.text, Rel: rel, Obj: o.text, SubjID: s.id, ObjID: o.id, Confidence: conf})
 }
 
-// body returns the description's mentions of one type, in order.
+// body returns the description's mentions of one type, in order. Once
+// relations begin the mentions no longer change, so each list is built once.
 func (d *doc) body(typ EntityType) []*mention {
+	if out, ok := d.bodies[typ]; ok {
+		return out
+	}
 	var out []*mention
 	for _, m := range d.mentions {
 		if m.typ == typ && !m.credit {
 			out = append(out, m)
 		}
+	}
+	if d.bodies != nil {
+		d.bodies[typ] = out
 	}
 	return out
 }
@@ -618,7 +630,7 @@ func (d *doc) memberOf(r *relSet) {
 		if d.sent[i] != 0 {
 			break
 		}
-		if !roleWords[t.lower] || d.covered[i] {
+		if !roleWords[t.lower] || d.owner[i] != nil {
 			continue
 		}
 		if d.notDepicted(i) {

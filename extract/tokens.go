@@ -17,6 +17,23 @@ type token struct {
 
 // tokenize splits text into tokens.
 func tokenize(text string) []token {
+	// Lower-casing an ASCII text keeps every offset, so its tokens' lower
+	// forms are slices of one lower-cased copy: one allocation, not one
+	// per token.
+	lower := ""
+	if isASCII(text) {
+		lower = strings.ToLower(text)
+	}
+	newToken := func(start, end int) token {
+		s := text[start:end]
+		l := ""
+		if lower != "" {
+			l = lower[start:end]
+		} else {
+			l = strings.ToLower(s)
+		}
+		return token{text: s, lower: l, start: start, end: end}
+	}
 	toks := make([]token, 0, len(text)/5)
 	start := -1
 	for i, r := range text {
@@ -25,19 +42,23 @@ func tokenize(text string) []token {
 		case word && start < 0:
 			start = i
 		case !word && start >= 0:
-			toks = append(toks, newToken(text, start, i))
+			toks = append(toks, newToken(start, i))
 			start = -1
 		}
 	}
 	if start >= 0 {
-		toks = append(toks, newToken(text, start, len(text)))
+		toks = append(toks, newToken(start, len(text)))
 	}
 	return toks
 }
 
-func newToken(text string, start, end int) token {
-	s := text[start:end]
-	return token{text: s, lower: strings.ToLower(s), start: start, end: end}
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // isUpperStart reports whether s begins with an upper-case letter.
