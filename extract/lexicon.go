@@ -74,14 +74,7 @@ func (t *trie) step(node int32, id int64) (int32, bool) {
 // token and appends its id to dst. ASCII names, nearly all of them, take a
 // fast path that allocates only for tokens the trie has not seen.
 func (t *trie) nameTokens(dst []uint32, name string) []uint32 {
-	ascii := true
-	for i := 0; i < len(name); i++ {
-		if name[i] >= 0x80 {
-			ascii = false
-			break
-		}
-	}
-	if !ascii {
+	if !isASCII(name) {
 		for _, tok := range tokenize(name) {
 			dst = append(dst, t.tokenID(foldToken(tok)))
 		}
@@ -118,10 +111,8 @@ func (t *trie) nameTokens(dst []uint32, name string) []uint32 {
 // without diacritics. ASCII tokens, nearly all of them, skip the Unicode
 // machinery.
 func foldToken(t token) string {
-	for i := 0; i < len(t.text); i++ {
-		if t.text[i] >= 0x80 {
-			return gazetteer.Fold(t.text)
-		}
+	if !isASCII(t.text) {
+		return gazetteer.Fold(t.text)
 	}
 	return t.lower
 }

@@ -475,9 +475,6 @@ func (d *doc) introScore(p *mention) (int, bool) {
 		case notSettingWords[w]:
 			return -1, false
 		case settingWords[w]:
-			if w == "of" {
-				return 2, false
-			}
 			return 2, false
 		case fillerWord(w) || strings.Contains(w, "-") || w == "s":
 			i--

@@ -84,14 +84,7 @@ func isAllCaps(s string) bool {
 // runeOffsets converts byte offsets of text to code-point offsets. It returns
 // a function valid for offsets at rune boundaries, which every token edge is.
 func runeOffsets(text string) func(int) int {
-	ascii := true
-	for i := 0; i < len(text); i++ {
-		if text[i] >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
+	if isASCII(text) {
 		return func(b int) int { return b }
 	}
 	idx := make([]int32, len(text)+1)

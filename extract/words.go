@@ -142,8 +142,8 @@ var nameUnitWords = set("brigade", "brigades", "battalion", "battalions", "movem
 
 // Arabic words that open armed groups' names: "Faylaq al-Sham", "Jaish
 // al-Islam", "Liwa al-Quds".
-var groupHeads = set("faylaq", "failaq", "jaish", "jaysh", "liwa", "harakat", "harakat", "jabhat", "kataib",
-	"kata'ib", "ansar", "saraya", "firqat", "jund", "tajammu", "hayat", "hayat", "quwat", "asaib")
+var groupHeads = set("faylaq", "failaq", "jaish", "jaysh", "liwa", "harakat", "jabhat", "kataib",
+	"ansar", "saraya", "firqat", "jund", "tajammu", "hayat", "quwat", "asaib")
 
 // Capitalised generic words that end a place's name: "Nef Stadium",
 // "National Hospital", "Umayyad Square".
