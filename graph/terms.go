@@ -116,9 +116,22 @@ func appendBNode(b []byte, id string) []byte {
 }
 
 // appendTerm appends v in N-Triples syntax.
-func appendTerm(b []byte, v quad.Value) []byte {
+func appendTerm(b []byte, v quad.Value) []byte { return appendValue(b, v, false) }
+
+// appendTurtle appends v in Turtle syntax, with prefixed names where they
+// are safe.
+func appendTurtle(b []byte, v quad.Value) []byte { return appendValue(b, v, true) }
+
+// appendValue writes v as N-Triples, or with prefixed IRIs for Turtle:
+// the two syntaxes differ in nothing else capgraph writes.
+func appendValue(b []byte, v quad.Value, prefixed bool) []byte {
 	switch v := v.(type) {
 	case quad.IRI:
+		if prefixed {
+			if c, ok := compact(string(v)); ok {
+				return append(b, c...)
+			}
+		}
 		return appendIRI(b, string(v))
 	case quad.BNode:
 		return appendBNode(b, string(v))
@@ -131,7 +144,7 @@ func appendTerm(b []byte, v quad.Value) []byte {
 		b = append(b, lang...)
 	case dt != "":
 		b = append(b, '^', '^')
-		b = appendIRI(b, string(dt))
+		b = appendValue(b, dt, prefixed)
 	}
 	return b
 }
@@ -158,29 +171,4 @@ func safeLocal(s string) bool {
 		}
 	}
 	return true
-}
-
-// appendTurtle appends v in Turtle syntax, with prefixed names where they
-// are safe.
-func appendTurtle(b []byte, v quad.Value) []byte {
-	switch v := v.(type) {
-	case quad.IRI:
-		if c, ok := compact(string(v)); ok {
-			return append(b, c...)
-		}
-		return appendIRI(b, string(v))
-	case quad.BNode:
-		return appendBNode(b, string(v))
-	}
-	lex, dt, lang := literal(v)
-	b = appendString(b, lex)
-	switch {
-	case lang != "":
-		b = append(b, '@')
-		b = append(b, lang...)
-	case dt != "":
-		b = append(b, '^', '^')
-		b = appendTurtle(b, dt)
-	}
-	return b
 }
