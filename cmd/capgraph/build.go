@@ -18,7 +18,6 @@ import (
 
 type buildOptions struct {
 	inputOptions
-	Workers int
 }
 
 // addStoreFlags adds the settings that name and tune the graph store; the
@@ -57,7 +56,7 @@ a store that holds only whole captions, and rerunning it completes it.`,
 	}
 	opts.addFlags(cmd)
 	addStoreFlags(cmd)
-	cmd.Flags().IntVarP(&opts.Workers, "workers", "w", 0, "extraction `goroutines` (default GOMAXPROCS)")
+	addWorkersFlag(cmd)
 	cmd.Flags().Int("batch-size", 5000, "quads written per store `transaction` (whole captions); larger is faster and uses more memory")
 	return cmd
 }
@@ -99,10 +98,7 @@ func (a *app) runBuild(ctx context.Context, opts *buildOptions) error {
 	if err != nil {
 		return err
 	}
-	workers := opts.Workers
-	if workers == 0 {
-		workers = a.cfg.EffectiveWorkers()
-	}
+	workers := a.cfg.EffectiveWorkers()
 	var bar *progressbar.ProgressBar
 	if !a.cfg.Quiet && isTerminal(a.stderr) {
 		bar = progressbar.NewOptions64(countLines(opts.Files),

@@ -13,11 +13,10 @@ import (
 )
 
 type evalOptions struct {
-	Gold    string
-	Pred    string
-	Output  string
-	Diff    bool
-	Workers int
+	Gold   string
+	Pred   string
+	Output string
+	Diff   bool
 }
 
 func newEvalCmd(a *app, runF func(context.Context, *evalOptions) error) *cobra.Command {
@@ -58,7 +57,7 @@ relations on (rel, subj, obj), the subject of member_of ignored.`,
 	cmd.Flags().StringVar(&opts.Gold, "gold", "", "gold annotations, JSON Lines `file`")
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "table", "output `format`: table or json")
 	cmd.Flags().BoolVar(&opts.Diff, "diff", false, "also list, per caption, what was missed and what was spurious")
-	cmd.Flags().IntVarP(&opts.Workers, "workers", "w", 0, "extraction `goroutines` (default GOMAXPROCS)")
+	addWorkersFlag(cmd)
 	return cmd
 }
 
@@ -93,10 +92,7 @@ func (a *app) runEval(ctx context.Context, opts *evalOptions) error {
 				}
 			}
 		}
-		workers := opts.Workers
-		if workers == 0 {
-			workers = a.cfg.EffectiveWorkers()
-		}
+		workers := a.cfg.EffectiveWorkers()
 		for ex, err := range x.ExtractAll(ctx, captions, workers) {
 			if err != nil {
 				return err

@@ -95,8 +95,7 @@ func (a *app) skipBad(seq iter.Seq2[extract.Caption, error], keepGoing bool, ski
 
 type extractOptions struct {
 	inputOptions
-	Workers int
-	Pretty  bool
+	Pretty bool
 }
 
 func newExtractCmd(a *app, runF func(context.Context, *extractOptions) error) *cobra.Command {
@@ -127,7 +126,7 @@ stdin as plain text.`,
 		},
 	}
 	opts.addFlags(cmd)
-	cmd.Flags().IntVarP(&opts.Workers, "workers", "w", 0, "extraction `goroutines` (default GOMAXPROCS)")
+	addWorkersFlag(cmd)
 	cmd.Flags().BoolVar(&opts.Pretty, "pretty", false, "indent the JSON output (one caption is then several lines)")
 	return cmd
 }
@@ -137,10 +136,7 @@ func (a *app) runExtract(ctx context.Context, opts *extractOptions) error {
 	if err != nil {
 		return err
 	}
-	workers := opts.Workers
-	if workers == 0 {
-		workers = a.cfg.EffectiveWorkers()
-	}
+	workers := a.cfg.EffectiveWorkers()
 	out := bufio.NewWriterSize(a.stdout, 256<<10)
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
@@ -181,4 +177,10 @@ func (a *app) createOutput(name string) (io.Writer, func() error, error) {
 		return nil, nil, err
 	}
 	return f, f.Close, nil
+}
+
+// addWorkersFlag adds --workers. config.Load binds it to the workers
+// setting, so a.cfg.EffectiveWorkers() is the one place to read it.
+func addWorkersFlag(cmd *cobra.Command) {
+	cmd.Flags().IntP("workers", "w", 0, "extraction `goroutines` (default GOMAXPROCS; setting workers, env CAPGRAPH_WORKERS)")
 }
