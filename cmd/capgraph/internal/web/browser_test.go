@@ -72,7 +72,7 @@ func TestBrowser(t *testing.T) {
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(profileDir(t)),
 		chromedp.WindowSize(1280, 900),
 	)
 	defer cancelAlloc()
@@ -214,6 +214,27 @@ func TestBrowser(t *testing.T) {
 	if rows < 1 {
 		t.Errorf("saved query entity name=Jobar: %d rows", rows)
 	}
+}
+
+// profileDir returns a fresh Chromium profile directory, removed after the
+// test. Chromium's helper processes can outlive the browser by a moment
+// and keep writing there, so removal retries for a while and a directory
+// that still won't go is logged, not failed: it is scratch, not a result.
+func profileDir(t *testing.T) string {
+	dir, err := os.MkdirTemp("", "capgraph-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for range 50 {
+			if err = os.RemoveAll(dir); err == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Logf("chromium profile %s not removed: %v", dir, err)
+	})
+	return dir
 }
 
 func jsString(s string) string {
