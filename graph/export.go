@@ -195,7 +195,7 @@ func (d *describer) of(ctx context.Context, v quad.Value) ([]quad.Quad, error) {
 	if qs, ok := d.cache[v]; ok {
 		return qs, nil
 	}
-	qs, err := d.s.subjectQuads(ctx, v, entitiesGraph)
+	qs, err := d.s.description(ctx, v)
 	if err != nil {
 		return nil, err
 	}

@@ -82,8 +82,17 @@ func (b *builder) add(s quad.Value, p quad.IRI, o quad.Value) {
 	b.out = append(b.out, q)
 }
 
+// descriptionPredicates are every predicate describe writes. The loader
+// reads a stored description by these, subject and predicate together,
+// instead of by subject alone, which would also visit every caption-graph
+// fact about the entity and so cost time in proportion to the store.
+var descriptionPredicates = []quad.IRI{
+	rdfType, schemaName, cgGroupType, owlSameAs, schemaGeo,
+	schemaLatitude, schemaLongitude, schemaContainedInPlace,
+}
+
 // describe adds a quad of an entity description to the shared entities
-// graph.
+// graph; p must be one of descriptionPredicates.
 func (b *builder) describe(s quad.Value, p quad.IRI, o quad.Value) {
 	q := quad.Quad{Subject: s, Predicate: p, Object: o, Label: entitiesGraph}
 	if _, ok := b.seen[q]; ok {

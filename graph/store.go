@@ -83,9 +83,10 @@ const (
 )
 
 func init() {
-	// Cayley's kv stores index quads by subject and by object. capgraph
-	// needs no other index: a caption graph is read from its own subjects
-	// (docs/model.md), so no Cayley global is changed here.
+	// Cayley's kv stores index quads by (subject, predicate) and by
+	// (object, predicate, subject). capgraph needs no other index: a
+	// caption graph is read from its own subjects (docs/model.md), so no
+	// Cayley global is changed here.
 	kv.Register(boltBackend, kv.Registration{
 		InitFunc:     func(dir string, o cgraph.Options) (hkv.KV, error) { return openBolt(dir, o, true) },
 		NewFunc:      func(dir string, o cgraph.Options) (hkv.KV, error) { return openBolt(dir, o, false) },
@@ -471,7 +472,7 @@ func (s *Store) describe(ctx context.Context, b *batch, desc []quad.Quad, descri
 			continue
 		}
 		described[subj] = true
-		stored, err := s.subjectQuads(ctx, subj, entitiesGraph)
+		stored, err := s.description(ctx, subj)
 		if err != nil {
 			return n, err
 		}
@@ -517,7 +518,7 @@ func (s *Store) collectOrphans(ctx context.Context, b *batch, described map[quad
 			continue
 		}
 		done[c] = true
-		desc, err := s.subjectQuads(ctx, c, entitiesGraph)
+		desc, err := s.description(ctx, c)
 		if err != nil {
 			return n, err
 		}
@@ -583,6 +584,54 @@ func (s *Store) subjectQuads(ctx context.Context, v quad.Value, g quad.IRI) ([]q
 	}
 	return out, sc.Err()
 }
+
+// description returns the stored description of entity node v: its quads
+// in the entities graph. On the kv stores it scans the subject-predicate
+// index once per description predicate, so its cost does not grow with
+// the number of captions that name v; elsewhere it reads every quad with
+// subject v.
+func (s *Store) description(ctx context.Context, v quad.Value) ([]quad.Quad, error) {
+	kqs, ok := s.qs.(*kv.QuadStore)
+	if !ok {
+		return s.subjectQuads(ctx, v, entitiesGraph)
+	}
+	ref, err := kqs.ValueOf(v)
+	if err != nil || ref == nil {
+		return nil, err
+	}
+	var out []quad.Quad
+	for _, p := range descriptionPredicates {
+		pref, err := kqs.ValueOf(p)
+		if err != nil {
+			return nil, err
+		}
+		if pref == nil {
+			continue
+		}
+		scan := kv.IndexScan{Index: subjectPredicate, Values: []uint64{uint64(ref.(kv.Int64Value)), uint64(pref.(kv.Int64Value))}}
+		sc := scan.BuildIterator(kqs).Iterate()
+		for sc.Next(ctx) {
+			q, err := kqs.Quad(sc.Result())
+			if err != nil {
+				sc.Close()
+				return nil, err
+			}
+			if q.Label == entitiesGraph {
+				out = append(out, q)
+			}
+		}
+		err = sc.Err()
+		sc.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// subjectPredicate is the first of Cayley's default kv quad indexes, which
+// every capgraph store is created with.
+var subjectPredicate = kv.QuadIndex{Dirs: []quad.Direction{quad.Subject, quad.Predicate}}
 
 // captionQuads returns every quad of caption id's graph, or nil when it
 // has none. Cayley indexes quads by subject and object only, so the graph

@@ -1,0 +1,76 @@
+package graph
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/capgraph/capgraph/extract"
+)
+
+// TestDescriptionByIndex checks the index-backed description read against
+// a read of every quad of the subject, for every entity the bundled
+// examples describe: it fails when describe writes a predicate that
+// descriptionPredicates lacks.
+func TestDescriptionByIndex(t *testing.T) {
+	x, err := extract.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join("..", "examples", "captions.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	captions := extract.NewReader(f, extract.ReaderOptions{Name: f.Name()}).All()
+	if _, err := s.Load(ctx, x.ExtractAll(ctx, captions, 1)); err != nil {
+		t.Fatal(err)
+	}
+
+	subjects := make(map[quad.Value]bool)
+	it := s.qs.QuadsAllIterator().Iterate()
+	for it.Next(ctx) {
+		q, err := s.qs.Quad(it.Result())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.Label == entitiesGraph {
+			subjects[q.Subject] = true
+		}
+	}
+	it.Close()
+	if len(subjects) < 20 {
+		t.Fatalf("only %d described entities", len(subjects))
+	}
+	key := func(qs []quad.Quad) []string {
+		var out []string
+		for _, q := range qs {
+			out = append(out, q.String())
+		}
+		slices.Sort(out)
+		return out
+	}
+	for v := range subjects {
+		got, err := s.description(ctx, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := s.subjectQuads(ctx, v, entitiesGraph)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := key(got), key(want); !slices.Equal(g, w) {
+			t.Errorf("description of %v:\n got %q\nwant %q", v, g, w)
+		}
+	}
+}
