@@ -2,10 +2,12 @@ package graph
 
 import (
 	"context"
+	"iter"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/cayleygraph/quad"
 
@@ -17,23 +19,13 @@ import (
 // examples describe: it fails when describe writes a predicate that
 // descriptionPredicates lacks.
 func TestDescriptionByIndex(t *testing.T) {
-	x, err := extract.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(filepath.Join("..", "examples", "captions.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	ctx := context.Background()
 	s, err := Open(ctx, filepath.Join(t.TempDir(), "db"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	captions := extract.NewReader(f, extract.ReaderOptions{Name: f.Name()}).All()
-	if _, err := s.Load(ctx, x.ExtractAll(ctx, captions, 1)); err != nil {
+	if _, err := s.Load(ctx, all(exampleExtractions(t))); err != nil {
 		t.Fatal(err)
 	}
 
@@ -74,3 +66,38 @@ func TestDescriptionByIndex(t *testing.T) {
 		}
 	}
 }
+
+// exampleExtractions extracts the bundled example captions.
+func exampleExtractions(t *testing.T) []extract.Extraction {
+	t.Helper()
+	x, err := extract.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join("..", "examples", "captions.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var xs []extract.Extraction
+	for e, err := range x.ExtractAll(context.Background(), extract.NewReader(f, extract.ReaderOptions{Name: f.Name()}).All(), 1) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		xs = append(xs, e)
+	}
+	return xs
+}
+
+// all yields xs without error.
+func all(xs []extract.Extraction) iter.Seq2[extract.Extraction, error] {
+	return func(yield func(extract.Extraction, error) bool) {
+		for _, x := range xs {
+			if !yield(x, nil) {
+				return
+			}
+		}
+	}
+}
+
+func fixedNow() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }

@@ -25,7 +25,6 @@ import (
 	_ "github.com/cayleygraph/cayley/query/gizmo" // Query languages
 	"github.com/cayleygraph/quad"
 	hkv "github.com/hidal-go/hidalgo/kv"
-	hbolt "github.com/hidal-go/hidalgo/kv/bbolt"
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
 
@@ -102,14 +101,19 @@ func openBolt(dir string, o cgraph.Options, create bool) (hkv.KV, error) {
 	}
 	timeout, _ := o["timeout"].(time.Duration)
 	nosync, _ := o["nosync"].(bool)
-	db, err := hbolt.Open(filepath.Join(dir, boltFile), &bolt.Options{Timeout: timeout, NoSync: nosync, NoGrowSync: nosync})
+	db, err := bolt.Open(filepath.Join(dir, boltFile), 0o644, &bolt.Options{Timeout: timeout, NoSync: nosync, NoGrowSync: nosync})
 	if err != nil {
 		return nil, err
 	}
-	if h, ok := o["handle"].(*boltHandle); ok {
-		h.db = db.DB()
+	kv, err := newBoltKV(db)
+	if err != nil {
+		db.Close()
+		return nil, err
 	}
-	return db, nil
+	if h, ok := o["handle"].(*boltHandle); ok {
+		h.db = db
+	}
+	return kv, nil
 }
 
 // A boltHandle receives the bbolt database that Cayley opens for a Store.

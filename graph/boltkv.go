@@ -1,0 +1,327 @@
+package graph
+
+import (
+	"bytes"
+	"context"
+	"errors"
+
+	hkv "github.com/hidal-go/hidalgo/kv"
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+)
+
+// boltKV is the key-value layer under Cayley's kv quad store, on bbolt. It
+// replaces hidalgo's bbolt adapter for two reasons that cost load time:
+//
+//   - The adapter looks up (and on writes, creates) the top-level bucket
+//     for every key; a boltTx keeps the buckets it has opened.
+//   - Cayley spreads its value-to-id and reference-count maps over 2 x
+//     65,536 buckets named 'v' or 'n' followed by the first two bytes of
+//     the value's hash. In a flat store those live in two buckets, "v" and
+//     "n", with the two bytes moved to the front of the key: one B-tree of
+//     full pages each instead of 65,536 small ones, and no bucket headers
+//     to rewrite in every commit.
+//
+// Keys keep their meaning: fold maps a Cayley key to where it is stored,
+// unfold maps it back, and the mapping is one-to-one. Stores written
+// before the flat layout (with v<h0><h1> buckets) are opened unflattened.
+type boltKV struct {
+	db   *bolt.DB
+	flat bool
+}
+
+// newBoltKV returns the key-value layer over db, flat unless db already
+// holds Cayley's per-hash buckets.
+func newBoltKV(db *bolt.DB) (*boltKV, error) {
+	kv := &boltKV{db: db, flat: true}
+	err := db.View(func(tx *bolt.Tx) error {
+		c := tx.Cursor()
+		for _, p := range []byte{'n', 'v'} {
+			if k, _ := c.Seek([]byte{p}); len(k) == 3 && k[0] == p {
+				kv.flat = false
+			}
+		}
+		return nil
+	})
+	return kv, err
+}
+
+func (kv *boltKV) Close() error { return kv.db.Close() }
+
+func (kv *boltKV) Tx(ctx context.Context, rw bool) (hkv.Tx, error) {
+	tx, err := kv.db.Begin(rw)
+	if err != nil {
+		return nil, err
+	}
+	return &boltTx{tx: tx, flat: kv.flat}, nil
+}
+
+func (kv *boltKV) View(ctx context.Context, fn func(hkv.Tx) error) error {
+	return hkv.View(ctx, kv, fn)
+}
+
+func (kv *boltKV) Update(ctx context.Context, fn func(hkv.Tx) error) error {
+	return hkv.Update(ctx, kv, fn)
+}
+
+// hashed reports whether p names one of Cayley's per-hash buckets.
+func hashed(p []byte) bool { return len(p) == 3 && (p[0] == 'v' || p[0] == 'n') }
+
+// fold returns where key k is stored in a flat store.
+func fold(k hkv.Key) hkv.Key {
+	if len(k) == 0 || !hashed(k[0]) {
+		return k
+	}
+	out := make(hkv.Key, 0, max(len(k), 2))
+	out = append(out, k[0][:1:1])
+	var first []byte
+	if len(k) > 1 {
+		first = k[1]
+	}
+	out = append(out, append(append(make([]byte, 0, 2+len(first)), k[0][1:3]...), first...))
+	if len(k) > 2 {
+		out = append(out, k[2:]...)
+	}
+	return out
+}
+
+// unfold is the inverse of fold.
+func unfold(k hkv.Key) hkv.Key {
+	if len(k) < 2 || len(k[0]) != 1 || (k[0][0] != 'v' && k[0][0] != 'n') || len(k[1]) < 2 {
+		return k
+	}
+	out := hkv.Key{{k[0][0], k[1][0], k[1][1]}, k[1][2:]}
+	return append(out, k[2:]...)
+}
+
+// A boltTx is one bbolt transaction.
+type boltTx struct {
+	tx   *bolt.Tx
+	flat bool
+	top  map[string]*bolt.Bucket // top-level buckets opened so far
+}
+
+func (t *boltTx) key(k hkv.Key) hkv.Key {
+	if t.flat {
+		return fold(k)
+	}
+	return k
+}
+
+func (t *boltTx) root() *bolt.Bucket { return t.tx.Cursor().Bucket() }
+
+// bucket returns the bucket that holds the last part of k, creating the
+// buckets on its path when create is set, or nil when one is missing.
+func (t *boltTx) bucket(k hkv.Key, create bool) (*bolt.Bucket, error) {
+	if len(k) <= 1 {
+		return t.root(), nil
+	}
+	b := t.top[string(k[0])]
+	if b == nil {
+		var err error
+		if create {
+			b, err = t.tx.CreateBucketIfNotExists(k[0])
+		} else {
+			b = t.tx.Bucket(k[0])
+		}
+		if b == nil {
+			return nil, writeErr(err)
+		}
+		if t.top == nil {
+			t.top = make(map[string]*bolt.Bucket)
+		}
+		t.top[string(k[0])] = b
+	}
+	for _, p := range k[1 : len(k)-1] {
+		var err error
+		next := b
+		if create {
+			next, err = b.CreateBucketIfNotExists(p)
+		} else {
+			next = b.Bucket(p)
+		}
+		if next == nil {
+			return nil, writeErr(err)
+		}
+		b = next
+	}
+	return b, nil
+}
+
+func writeErr(err error) error {
+	if errors.Is(err, bolterrors.ErrTxNotWritable) {
+		return hkv.ErrReadOnly
+	}
+	return err
+}
+
+func (t *boltTx) Get(ctx context.Context, k hkv.Key) (hkv.Value, error) {
+	k = t.key(k)
+	b, err := t.bucket(k, false)
+	if err != nil {
+		return nil, err
+	}
+	if b == nil || len(k) == 0 {
+		return nil, hkv.ErrNotFound
+	}
+	v := b.Get(k[len(k)-1])
+	if v == nil {
+		return nil, hkv.ErrNotFound
+	}
+	return v, nil
+}
+
+func (t *boltTx) GetBatch(ctx context.Context, keys []hkv.Key) ([]hkv.Value, error) {
+	vals := make([]hkv.Value, len(keys))
+	for i, k := range keys {
+		v, err := t.Get(ctx, k)
+		if err != nil && !errors.Is(err, hkv.ErrNotFound) {
+			return nil, err
+		}
+		vals[i] = v
+	}
+	return vals, nil
+}
+
+// Put writes v at k. A key whose last part is empty, with no value, only
+// creates the bucket it names, as hkv.CreateBucket asks.
+func (t *boltTx) Put(ctx context.Context, k hkv.Key, v hkv.Value) error {
+	if len(k) == 0 {
+		return errors.New("graph: empty key")
+	}
+	if len(k[len(k)-1]) == 0 && len(v) == 0 {
+		k = t.key(k[:len(k)-1])
+		if t.flat && len(k) == 2 && len(k[1]) == 2 && (k[0][0] == 'v' || k[0][0] == 'n') {
+			k = k[:1] // a per-hash bucket is part of the flat one
+		}
+		_, err := t.bucket(append(k, nil), true)
+		return err
+	}
+	k = t.key(k)
+	b, err := t.bucket(k, true)
+	if err != nil {
+		return err
+	}
+	return writeErr(b.Put(k[len(k)-1], v))
+}
+
+func (t *boltTx) Del(ctx context.Context, k hkv.Key) error {
+	k = t.key(k)
+	b, err := t.bucket(k, false)
+	if err != nil || b == nil || len(k) == 0 {
+		return err
+	}
+	return writeErr(b.Delete(k[len(k)-1]))
+}
+
+func (t *boltTx) Commit(ctx context.Context) error { return t.tx.Commit() }
+
+// Close rolls back the transaction; after Commit it does nothing.
+func (t *boltTx) Close() error {
+	if err := t.tx.Rollback(); err != nil && !errors.Is(err, bolterrors.ErrTxClosed) {
+		return err
+	}
+	return nil
+}
+
+func (t *boltTx) Scan(ctx context.Context, opts ...hkv.IteratorOption) hkv.Iterator {
+	it := &boltIter{tx: t}
+	it.WithPrefix(nil)
+	return hkv.ApplyIteratorOptions(it, opts)
+}
+
+// A boltIter walks the keys under a prefix in order, depth first through
+// nested buckets.
+type boltIter struct {
+	tx    *boltTx
+	base  *bolt.Bucket // the deepest bucket the prefix names, nil if none
+	path  hkv.Key      // the stored key of base
+	first []byte       // what keys directly in base must start with
+	stack []iterLevel
+	k, v  []byte
+	done  bool
+}
+
+type iterLevel struct {
+	b    *bolt.Bucket
+	c    *bolt.Cursor
+	name []byte // the key of b in its parent; nil for base
+}
+
+var _ hkv.PrefixIterator = (*boltIter)(nil)
+
+// WithPrefix restricts the iterator to keys starting with pref.
+func (it *boltIter) WithPrefix(pref hkv.Key) hkv.Iterator {
+	pref = it.tx.key(pref)
+	it.base, it.path, it.first = nil, nil, nil
+	if len(pref) == 0 {
+		it.base = it.tx.root()
+	} else if b, err := it.tx.bucket(pref, false); err == nil && b != nil {
+		it.base, it.path, it.first = b, pref[:len(pref)-1], pref[len(pref)-1]
+	}
+	it.Reset()
+	return it
+}
+
+func (it *boltIter) Reset() {
+	it.stack = it.stack[:0]
+	it.k, it.v, it.done = nil, nil, it.base == nil
+	if it.base != nil {
+		it.stack = append(it.stack, iterLevel{b: it.base})
+	}
+}
+
+func (it *boltIter) Next(ctx context.Context) bool {
+	for !it.done && len(it.stack) > 0 {
+		top := &it.stack[len(it.stack)-1]
+		var k, v []byte
+		switch {
+		case top.c != nil:
+			k, v = top.c.Next()
+		case len(it.stack) == 1 && len(it.first) > 0:
+			top.c = top.b.Cursor()
+			k, v = top.c.Seek(it.first)
+		default:
+			top.c = top.b.Cursor()
+			k, v = top.c.First()
+		}
+		if k == nil || (len(it.stack) == 1 && !bytes.HasPrefix(k, it.first)) {
+			it.stack = it.stack[:len(it.stack)-1]
+			continue
+		}
+		if v == nil {
+			if sub := top.b.Bucket(k); sub != nil {
+				it.stack = append(it.stack, iterLevel{b: sub, name: k})
+				continue
+			}
+		}
+		it.k, it.v = k, v
+		return true
+	}
+	it.done = true
+	it.k, it.v = nil, nil
+	return false
+}
+
+func (it *boltIter) Key() hkv.Key {
+	if it.k == nil {
+		return nil
+	}
+	k := it.path.Clone()
+	for _, l := range it.stack[1:] {
+		k = append(k, bytes.Clone(l.name))
+	}
+	k = append(k, bytes.Clone(it.k))
+	if it.tx.flat {
+		return unfold(k)
+	}
+	return k
+}
+
+func (it *boltIter) Val() hkv.Value { return it.v }
+func (it *boltIter) Err() error     { return nil }
+
+func (it *boltIter) Close() error {
+	it.stack, it.k, it.v, it.done = nil, nil, nil, true
+	return nil
+}
