@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -101,3 +102,20 @@ func all(xs []extract.Extraction) iter.Seq2[extract.Extraction, error] {
 }
 
 func fixedNow() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
+
+func TestAddrHidesPassword(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"postgres://u:secret@db.example:5432/g?sslmode=disable", "postgres://u:xxxxx@db.example:5432/g?sslmode=disable"},
+		{"postgresql://u@db/g", "postgresql://u@db/g"},
+		{"/var/lib/capgraph", "/var/lib/capgraph"},
+	} {
+		if got := redact(tc.in); got != tc.want {
+			t.Errorf("redact(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	// A server that is not there: the error names the store, not its password.
+	_, err := Open(context.Background(), "postgres://u:secret@127.0.0.1:1/g?sslmode=disable&connect_timeout=1", Options{})
+	if err == nil || strings.Contains(err.Error(), "secret") {
+		t.Errorf("open error %v", err)
+	}
+}

@@ -23,6 +23,7 @@ import (
 	_ "github.com/cayleygraph/cayley/graph/sql/postgres"
 	"github.com/cayleygraph/cayley/query"
 	_ "github.com/cayleygraph/cayley/query/gizmo" // Query languages
+	"github.com/cayleygraph/cayley/query/shape"
 	"github.com/cayleygraph/quad"
 	hkv "github.com/hidal-go/hidalgo/kv"
 	bolt "go.etcd.io/bbolt"
@@ -186,6 +187,10 @@ func redact(addr string) string {
 	}
 	return addr
 }
+
+// Addr returns the store's address as messages should show it: a database
+// URL without its password.
+func (s *Store) Addr() string { return s.addr }
 
 // Close closes the store, releasing its lock.
 func (s *Store) Close() error {
@@ -597,7 +602,7 @@ func (s *Store) subjectQuads(ctx context.Context, v quad.Value, g quad.IRI) ([]q
 func (s *Store) description(ctx context.Context, v quad.Value) ([]quad.Quad, error) {
 	kqs, ok := s.qs.(*kv.QuadStore)
 	if !ok {
-		return s.subjectQuads(ctx, v, entitiesGraph)
+		return s.labelledQuads(ctx, v, entitiesGraph)
 	}
 	ref, err := kqs.ValueOf(v)
 	if err != nil || ref == nil {
@@ -631,6 +636,34 @@ func (s *Store) description(ctx context.Context, v quad.Value) ([]quad.Quad, err
 		}
 	}
 	return out, nil
+}
+
+// labelledQuads returns the quads with subject v labelled g, filtered by
+// the store (one SQL query on the SQL backends) rather than here.
+func (s *Store) labelledQuads(ctx context.Context, v quad.Value, g quad.IRI) ([]quad.Quad, error) {
+	ref, err := s.qs.ValueOf(v)
+	if err != nil || ref == nil {
+		return nil, err
+	}
+	gref, err := s.qs.ValueOf(g)
+	if err != nil || gref == nil {
+		return nil, err
+	}
+	sel := shape.Quads{
+		{Dir: quad.Subject, Values: shape.Fixed{ref}},
+		{Dir: quad.Label, Values: shape.Fixed{gref}},
+	}
+	var out []quad.Quad
+	sc := shape.BuildIterator(ctx, s.qs, sel).Iterate()
+	defer sc.Close()
+	for sc.Next(ctx) {
+		q, err := s.qs.Quad(sc.Result())
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, q)
+	}
+	return out, sc.Err()
 }
 
 // subjectPredicate is the first of Cayley's default kv quad indexes, which

@@ -136,7 +136,7 @@ func (a *app) runBuild(ctx context.Context, opts *buildOptions) error {
 	}
 	if !a.cfg.Quiet {
 		fmt.Fprintf(a.stderr, "built %d captions into %s: %d added, %d replaced, %d unchanged, %d skipped; %d quads written in %.1fs\n",
-			st.Captions, a.cfg.Store, st.Added, st.Replaced, st.Unchanged, skipped+st.Skipped, st.Quads, time.Since(start).Seconds())
+			st.Captions, s.Addr(), st.Added, st.Replaced, st.Unchanged, skipped+st.Skipped, st.Quads, time.Since(start).Seconds())
 	}
 	if err != nil {
 		return err

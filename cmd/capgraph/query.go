@@ -276,7 +276,7 @@ func (a *app) openForQuery(ctx context.Context) (*graph.Store, error) {
 		return s, nil
 	}
 	s.Close()
-	return nil, fmt.Errorf("store %s %w", addr, errEmptyStore)
+	return nil, fmt.Errorf("store %s %w", s.Addr(), errEmptyStore)
 }
 
 func (a *app) execGizmo(ctx context.Context, out io.Writer, prog string, cols []string, opts *queryOptions) (err error) {

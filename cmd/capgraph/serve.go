@@ -110,7 +110,7 @@ func (a *app) runServe(ctx context.Context, opts *serveOptions) (err error) {
 	}()
 	err = web.Serve(ctx, opts.Addr, srv, a.log, func(addr net.Addr) {
 		if !a.cfg.Quiet {
-			fmt.Fprintf(a.stderr, "serving %s on http://%s/ (Ctrl-C to stop)\n", a.cfg.Store, addr)
+			fmt.Fprintf(a.stderr, "serving %s on http://%s/ (Ctrl-C to stop)\n", s.Addr(), addr)
 		}
 	})
 	if errors.Is(err, http.ErrServerClosed) {
