@@ -91,19 +91,28 @@ func (a *app) runServe(ctx context.Context, opts *serveOptions) (err error) {
 	if err != nil {
 		return err
 	}
+	// The store closes only after the index goroutine has returned: bbolt
+	// deadlocks when it is closed under a reader that is still opening
+	// transactions.
+	indexed := make(chan struct{})
 	defer func() {
+		<-indexed
 		if cerr := s.Close(); err == nil {
 			err = cerr
 		}
 	}()
 	srv, err := web.New(s, web.Options{Queries: web.SavedQueries(qs, resolveVariants), Logger: a.log})
 	if err != nil {
+		close(indexed)
 		return err
 	}
 	if !isLoopback(opts.Addr) {
 		fmt.Fprintf(a.stderr, "capgraph: warning: serving on %s, not only on loopback: anyone who can reach it can read the whole graph\n", opts.Addr)
 	}
+	ctx, stop := context.WithCancel(ctx)
+	defer stop() // runs first: ends the index build if the server failed
 	go func() {
+		defer close(indexed)
 		if err := srv.BuildIndex(ctx); err != nil && ctx.Err() == nil {
 			a.log.Error("index failed; search is limited to exact names", "err", err)
 		}

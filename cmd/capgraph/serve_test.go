@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"testing"
 	"time"
@@ -91,6 +92,8 @@ func TestServeCLI(t *testing.T) {
 			t.Errorf("serve exited %d", code)
 		}
 	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not stop")
+		var stacks strings.Builder
+		pprof.Lookup("goroutine").WriteTo(&stacks, 1)
+		t.Fatalf("serve did not stop; goroutines:\n%s", stacks.String())
 	}
 }

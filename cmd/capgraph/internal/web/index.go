@@ -51,6 +51,9 @@ func buildIndex(ctx context.Context, s *graph.Store) (*index, error) {
 	defer sc.Close()
 	var geos []quad.IRI
 	for sc.Next(ctx) {
+		if err := ctx.Err(); err != nil {
+			return nil, err // Cayley's iterators do not watch ctx
+		}
 		v, err := qs.NameOf(sc.Result())
 		if err != nil {
 			return nil, err
@@ -89,6 +92,9 @@ func buildIndex(ctx context.Context, s *graph.Store) (*index, error) {
 		return nil, err
 	}
 	for _, g := range geos {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		r := &reader{qs: qs, budget: 1000}
 		p, err := r.props(ctx, g, schemaLatitude, schemaLongitude)
 		if err != nil {

@@ -87,6 +87,9 @@ func (r *reader) each(ctx context.Context, d quad.Direction, v quad.Value, fn fu
 	sc := r.qs.QuadIterator(d, ref).Iterate()
 	defer sc.Close()
 	for sc.Next(ctx) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if r.budget <= 0 {
 			r.truncated = true
 			return nil
