@@ -14,7 +14,7 @@ import (
 func TestLoadPrecedence(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "capgraph.yaml")
-	if err := os.WriteFile(file, []byte("store: from-file.db\nworkers: 3\nbatch_size: 500\n"), 0o644); err != nil {
+	if err := os.WriteFile(file, []byte("store: from-file.db\nworkers: 3\nbatch_size: 500\nno_sync: true\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -24,11 +24,12 @@ func TestLoadPrecedence(t *testing.T) {
 		store   string
 		workers int
 		batch   int
+		noSync  bool
 	}{
-		{"file", nil, nil, "from-file.db", 3, 500},
-		{"env over file", map[string]string{"CAPGRAPH_STORE": "from-env.db", "CAPGRAPH_BATCH_SIZE": "700"}, nil, "from-env.db", 3, 700},
-		{"flag over env", map[string]string{"CAPGRAPH_STORE": "from-env.db"}, []string{"--store", "from-flag.db"}, "from-flag.db", 3, 500},
-		{"flag set to zero still wins", nil, []string{"--workers=0"}, "from-file.db", 0, 500},
+		{"file", nil, nil, "from-file.db", 3, 500, true},
+		{"env over file", map[string]string{"CAPGRAPH_STORE": "from-env.db", "CAPGRAPH_BATCH_SIZE": "700", "CAPGRAPH_NO_SYNC": "false"}, nil, "from-env.db", 3, 700, false},
+		{"flag over env", map[string]string{"CAPGRAPH_STORE": "from-env.db"}, []string{"--store", "from-flag.db"}, "from-flag.db", 3, 500, true},
+		{"flag set to zero still wins", nil, []string{"--workers=0", "--no-sync=false"}, "from-file.db", 0, 500, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -39,6 +40,7 @@ func TestLoadPrecedence(t *testing.T) {
 			fs.String("store", "capgraph.db", "")
 			fs.Int("workers", 0, "")
 			fs.Int("batch-size", 20000, "")
+			fs.Bool("no-sync", false, "")
 			if err := fs.Parse(tt.flags); err != nil {
 				t.Fatal(err)
 			}
@@ -46,8 +48,8 @@ func TestLoadPrecedence(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c.Store != tt.store || c.Workers != tt.workers || c.BatchSize != tt.batch {
-				t.Errorf("got store %q workers %d batch %d, want %q %d %d", c.Store, c.Workers, c.BatchSize, tt.store, tt.workers, tt.batch)
+			if c.Store != tt.store || c.Workers != tt.workers || c.BatchSize != tt.batch || c.NoSync != tt.noSync {
+				t.Errorf("got store %q workers %d batch %d no_sync %v, want %q %d %d %v", c.Store, c.Workers, c.BatchSize, c.NoSync, tt.store, tt.workers, tt.batch, tt.noSync)
 			}
 			if c.File != file {
 				t.Errorf("File = %q, want %q", c.File, file)

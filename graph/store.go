@@ -45,9 +45,10 @@ type Options struct {
 	BatchSize int
 	// Logger receives debug logs; nil means none.
 	Logger *slog.Logger
-	// NoSync skips fsync on commit of the embedded store. A crash of the
-	// process still leaves whole transactions; a crash of the machine may
-	// lose or corrupt recent ones.
+	// NoSync skips fsync on each commit of the embedded store; Load syncs
+	// once when it returns. A crash of the process still leaves whole
+	// transactions; a crash of the machine during a Load may corrupt the
+	// store.
 	NoSync bool
 	// LockTimeout is how long Open waits for another process to release the
 	// embedded store; 0 means one second.
@@ -246,6 +247,14 @@ type LoadStats struct {
 // stops at the first error from xs unless Options.KeepGoing is set;
 // batches already committed stay.
 func (s *Store) Load(ctx context.Context, xs iter.Seq2[extract.Extraction, error]) (LoadStats, error) {
+	st, err := s.load(ctx, xs)
+	if serr := s.sync(); err == nil {
+		err = serr
+	}
+	return st, err
+}
+
+func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error]) (LoadStats, error) {
 	var (
 		st      LoadStats
 		pending LoadStats // counts of the batch not yet committed
@@ -371,6 +380,17 @@ func (s *Store) Load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 		}
 	}
 	return st, flush()
+}
+
+// sync makes what Load wrote durable when commits skip fsync.
+func (s *Store) sync() error {
+	if !s.opts.NoSync || s.bolt == nil || s.bolt.db == nil {
+		return nil
+	}
+	if err := s.bolt.db.Sync(); err != nil {
+		return fmt.Errorf("graph: sync %s: %w", s.addr, err)
+	}
+	return nil
 }
 
 func short(s string) string {

@@ -57,6 +57,7 @@ a store that holds only whole captions, and rerunning it completes it.`,
 	opts.addFlags(cmd)
 	addStoreFlags(cmd)
 	addWorkersFlag(cmd)
+	cmd.Flags().Bool("no-sync", false, "skip fsync per transaction and sync once at the end: faster on large stores, but a machine crash mid-build may corrupt the store (setting no_sync)")
 	cmd.Flags().Int("batch-size", 5000, "quads written per store `transaction` (whole captions); larger is faster and uses more memory")
 	return cmd
 }
@@ -113,6 +114,7 @@ func (a *app) runBuild(ctx context.Context, opts *buildOptions) error {
 	}
 	s, err := graph.Open(ctx, a.cfg.Store, graph.Options{
 		BatchSize:        a.cfg.BatchSize,
+		NoSync:           a.cfg.NoSync,
 		Logger:           a.log,
 		ExtractorVersion: extract.Version,
 		Progress: func(st graph.LoadStats) {

@@ -73,10 +73,18 @@ func TestBuildKilled(t *testing.T) {
 	}
 	const n = 3000
 	in := writeCaptions(t, n)
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGKILL} {
-		t.Run(sig.String(), func(t *testing.T) {
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		args []string
+	}{
+		{syscall.SIGINT, nil},
+		{syscall.SIGKILL, nil},
+		{syscall.SIGKILL, []string{"--no-sync"}}, // the page cache outlives the process
+	} {
+		sig := tc.sig
+		t.Run(strings.Join(append([]string{sig.String()}, tc.args...), " "), func(t *testing.T) {
 			store := filepath.Join(t.TempDir(), "g.db")
-			cmd := exec.Command(bin, "build", "--store", store, "--batch-size", "2000", in)
+			cmd := exec.Command(bin, append(append([]string{"build", "--store", store, "--batch-size", "2000"}, tc.args...), in)...)
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			if err := cmd.Start(); err != nil {
