@@ -5,6 +5,10 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"slices"
+	"strings"
+
+	"github.com/cayleygraph/quad"
 
 	"github.com/capgraph/capgraph/extract"
 	"github.com/capgraph/capgraph/graph"
@@ -39,4 +43,41 @@ func ExampleOpen() {
 	// added 1 quads 19
 	// photo,date,precision,place,admin1,admin2,country,latitude,longitude,armed_groups,people,photographer,agency,caption_id
 	// https://capgraph.org/id/photo/ex-9,,,Aleppo,,,,,,,,,,ex-9
+}
+
+// ExampleStore_Quads lists what points at a place: the photo that shows
+// it, the mention that names it, and the statement of that fact.
+func ExampleStore_Quads() {
+	ctx := context.Background()
+	s, err := graph.Open(ctx, "", graph.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer s.Close()
+	x := extract.Extraction{
+		ID:   "ex-9",
+		Text: "Children play in Aleppo. REUTERS",
+		Entities: []extract.Entity{
+			{ID: "place:geonames:170063", Text: "Aleppo", Type: extract.Place, Start: 17, End: 23, Confidence: 0.9, GeoNamesID: 170063},
+		},
+		Relations: []extract.Relation{
+			{Subj: "photo", Rel: extract.DepictsPlace, Obj: "Aleppo", ObjID: "place:geonames:170063", Confidence: 0.8},
+		},
+	}
+	if _, err := s.Load(ctx, func(yield func(extract.Extraction, error) bool) { yield(x, nil) }); err != nil {
+		log.Fatal(err)
+	}
+	var lines []string
+	for q, err := range s.Quads(ctx, quad.Object, quad.IRI("https://capgraph.org/id/place/geonames/170063")) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		lines = append(lines, fmt.Sprint(q.Subject, " ", q.Predicate))
+	}
+	slices.Sort(lines)
+	fmt.Println(strings.Join(lines, "\n"))
+	// Output:
+	// <https://capgraph.org/id/graph/ex-9#m0> <http://www.w3.org/2005/11/its/rdf#taIdentRef>
+	// <https://capgraph.org/id/graph/ex-9#r0> <http://www.w3.org/1999/02/22-rdf-syntax-ns#object>
+	// <https://capgraph.org/id/photo/ex-9> <https://schema.org/contentLocation>
 }

@@ -201,8 +201,6 @@ func (s *Store) Close() error {
 	return nil
 }
 
-// QuadStore returns the underlying Cayley quad store, for queries.
-func (s *Store) QuadStore() cgraph.QuadStore { return s.qs }
 
 // Query runs a query in one of Cayley's languages ("gizmo", "graphql",
 // "mql") and yields up to limit results (0 means no limit), each collated

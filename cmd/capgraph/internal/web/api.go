@@ -226,7 +226,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "q longer than 200 bytes")
 		return
 	}
-	hits, err := search(r.Context(), s.store.QuadStore(), s.index.Load(), s.gaz, q)
+	hits, err := search(r.Context(), s.store, s.index.Load(), s.gaz, q)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -245,7 +245,7 @@ func (s *Server) entity(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("%q is not an IRI", iri))
 		return
 	}
-	e, ok, err := entity(r.Context(), s.store.QuadStore(), iri)
+	e, ok, err := entity(r.Context(), s.store, iri)
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -8,23 +8,16 @@ import (
 	"path"
 	"strings"
 
-	cgraph "github.com/cayleygraph/cayley/graph"
-	cayleyhttp "github.com/cayleygraph/cayley/server/http"
-	"github.com/cayleygraph/cayley/ui"
-
 	"github.com/capgraph/capgraph/graph"
 )
 
 // mountCayley serves Cayley's v2 query API and its UI under /cayley/, read
 // only: the write and delete endpoints answer 403.
 func mountCayley(mux *http.ServeMux, s *graph.Store, opts Options) error {
-	api := cayleyhttp.NewAPIv2(&cgraph.Handle{QuadStore: s.QuadStore()})
-	api.SetReadOnly(true)
-	api.SetQueryTimeout(opts.Timeout)
-	api.SetQueryLimit(opts.ResultLimit)
-	mux.HandleFunc("GET /cayley/api/v2/query", api.ServeQuery)
-	mux.HandleFunc("POST /cayley/api/v2/query", api.ServeQuery)
-	mux.HandleFunc("GET /cayley/api/v2/formats", api.ServeFormats)
+	api := http.StripPrefix("/cayley", s.CayleyAPI(opts.Timeout, opts.ResultLimit))
+	mux.Handle("GET /cayley/api/v2/query", api)
+	mux.Handle("POST /cayley/api/v2/query", api)
+	mux.Handle("GET /cayley/api/v2/formats", api)
 	mux.HandleFunc("/cayley/api/", func(w http.ResponseWriter, r *http.Request) {
 		switch path.Base(r.URL.Path) {
 		case "write", "delete":
@@ -33,7 +26,7 @@ func mountCayley(mux *http.ServeMux, s *graph.Store, opts Options) error {
 			writeError(w, http.StatusNotFound, "no such endpoint: "+r.Method+" "+r.URL.Path)
 		}
 	})
-	web, err := fs.Sub(ui.FS, "web")
+	web, err := graph.CayleyUI()
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	cgraph "github.com/cayleygraph/cayley/graph"
 	"github.com/cayleygraph/quad"
 
 	"github.com/capgraph/capgraph/extract/gazetteer"
@@ -40,21 +39,14 @@ const maxNameRunes = 80
 
 // buildIndex scans every node of the store once.
 func buildIndex(ctx context.Context, s *graph.Store) (*index, error) {
-	qs := s.QuadStore()
 	ix := &index{}
 	st, err := s.Stats(ctx)
 	if err != nil {
 		return nil, err
 	}
 	ix.stats = st
-	sc := qs.NodesAllIterator().Iterate()
-	defer sc.Close()
 	var geos []quad.IRI
-	for sc.Next(ctx) {
-		if err := ctx.Err(); err != nil {
-			return nil, err // Cayley's iterators do not watch ctx
-		}
-		v, err := qs.NameOf(sc.Result())
+	for v, err := range s.Nodes(ctx) {
 		if err != nil {
 			return nil, err
 		}
@@ -69,7 +61,7 @@ func buildIndex(ctx context.Context, s *graph.Store) (*index, error) {
 		case quad.TypedString:
 			if strings.HasPrefix(string(v.Type), nsXSD+"date") || strings.HasPrefix(string(v.Type), nsXSD+"gYear") {
 				n := 0
-				r := &reader{qs: qs, budget: 1 << 30}
+				r := &reader{store: s, budget: 1 << 30}
 				if err := r.each(ctx, quad.Object, v, func(q quad.Quad) bool {
 					if q.Predicate == schemaDate {
 						n++
@@ -88,14 +80,11 @@ func buildIndex(ctx context.Context, s *graph.Store) (*index, error) {
 			}
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
 	for _, g := range geos {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		r := &reader{qs: qs, budget: 1000}
+		r := &reader{store: s, budget: 1000}
 		p, err := r.props(ctx, g, schemaLatitude, schemaLongitude)
 		if err != nil {
 			return nil, err
@@ -146,7 +135,7 @@ const maxHits = 20
 // search finds entities whose name, alias or mention text matches q:
 // exactly, by prefix, by substring, by transliteration key, or through the
 // gazetteer's place, group and term resolution.
-func search(ctx context.Context, qs cgraph.QuadStore, ix *index, gaz *gazetteer.Index, q string) ([]Hit, error) {
+func search(ctx context.Context, s *graph.Store, ix *index, gaz *gazetteer.Index, q string) ([]Hit, error) {
 	q = strings.TrimSpace(q)
 	fq, kq := gazetteer.Fold(q), gazetteer.Key(q)
 	type cand struct {
@@ -190,7 +179,7 @@ func search(ctx context.Context, qs cgraph.QuadStore, ix *index, gaz *gazetteer.
 		}
 		hits[iri] = &Hit{Node: Node{IRI: iri, Kind: kindOf(iri)}, Match: match, Score: sc}
 	}
-	r := &reader{qs: qs, budget: 20000}
+	r := &reader{store: s, budget: 20000}
 	for _, c := range cands {
 		var mentions []quad.Value
 		err := r.each(ctx, quad.Object, c.v, func(qd quad.Quad) bool {

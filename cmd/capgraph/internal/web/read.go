@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	cgraph "github.com/cayleygraph/cayley/graph"
 	"github.com/cayleygraph/quad"
 
 	"github.com/capgraph/capgraph/graph"
@@ -72,7 +71,7 @@ func compact(iri string) string {
 // reader reads quads around one node, spending at most budget quads per
 // request so that a node named in every caption cannot stall the server.
 type reader struct {
-	qs        cgraph.QuadStore
+	store     *graph.Store
 	budget    int
 	truncated bool
 }
@@ -80,14 +79,8 @@ type reader struct {
 // each calls fn for every quad that has v in direction d, until fn returns
 // false or the budget runs out.
 func (r *reader) each(ctx context.Context, d quad.Direction, v quad.Value, fn func(quad.Quad) bool) error {
-	ref, err := r.qs.ValueOf(v)
-	if err != nil || ref == nil {
-		return err
-	}
-	sc := r.qs.QuadIterator(d, ref).Iterate()
-	defer sc.Close()
-	for sc.Next(ctx) {
-		if err := ctx.Err(); err != nil {
+	for q, err := range r.store.Quads(ctx, d, v) {
+		if err != nil {
 			return err
 		}
 		if r.budget <= 0 {
@@ -95,16 +88,9 @@ func (r *reader) each(ctx context.Context, d quad.Direction, v quad.Value, fn fu
 			return nil
 		}
 		r.budget--
-		q, err := r.qs.Quad(sc.Result())
-		if err != nil {
-			return err
-		}
 		if !fn(q) {
 			return nil
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return err
 	}
 	return ctx.Err()
 }
@@ -261,8 +247,8 @@ var bookkeeping = map[quad.IRI]bool{
 // entity builds the view of one node: its facts merged over caption graphs,
 // the captions that support them with the spans that mention the node, and
 // its neighbourhood. It returns ok false when the store has no such node.
-func entity(ctx context.Context, qs cgraph.QuadStore, iri string) (e *Entity, ok bool, err error) {
-	r := &reader{qs: qs, budget: viewBudget}
+func entity(ctx context.Context, s *graph.Store, iri string) (e *Entity, ok bool, err error) {
+	r := &reader{store: s, budget: viewBudget}
 	n := quad.IRI(iri)
 	e = &Entity{Node: Node{IRI: iri, Kind: kindOf(iri)}, Names: []string{}, Facts: []Fact{}, Captions: []Caption{}}
 

@@ -1,0 +1,94 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"iter"
+	"net/http"
+	"time"
+
+	cgraph "github.com/cayleygraph/cayley/graph"
+	cayleyhttp "github.com/cayleygraph/cayley/server/http"
+	"github.com/cayleygraph/cayley/ui"
+	"github.com/cayleygraph/quad"
+)
+
+// Quads yields every quad that has v in direction d (quad.Subject,
+// quad.Object, ...), in the store's order, until the caller stops or ctx
+// is done.
+func (s *Store) Quads(ctx context.Context, d quad.Direction, v quad.Value) iter.Seq2[quad.Quad, error] {
+	return func(yield func(quad.Quad, error) bool) {
+		ref, err := s.qs.ValueOf(v)
+		if err != nil {
+			yield(quad.Quad{}, fmt.Errorf("graph: read %s: %w", s.addr, err))
+			return
+		}
+		if ref == nil {
+			return
+		}
+		sc := s.qs.QuadIterator(d, ref).Iterate()
+		defer sc.Close()
+		for sc.Next(ctx) {
+			if err := ctx.Err(); err != nil { // Cayley's iterators do not watch ctx
+				yield(quad.Quad{}, err)
+				return
+			}
+			q, err := s.qs.Quad(sc.Result())
+			if err != nil {
+				yield(quad.Quad{}, fmt.Errorf("graph: read %s: %w", s.addr, err))
+				return
+			}
+			if !yield(q, nil) {
+				return
+			}
+		}
+		if err := sc.Err(); err != nil {
+			yield(quad.Quad{}, fmt.Errorf("graph: read %s: %w", s.addr, err))
+		}
+	}
+}
+
+// Nodes yields every node of the store: IRIs, literals and blank nodes.
+func (s *Store) Nodes(ctx context.Context) iter.Seq2[quad.Value, error] {
+	return func(yield func(quad.Value, error) bool) {
+		sc := s.qs.NodesAllIterator().Iterate()
+		defer sc.Close()
+		for sc.Next(ctx) {
+			if err := ctx.Err(); err != nil {
+				yield(nil, err)
+				return
+			}
+			v, err := s.qs.NameOf(sc.Result())
+			if err != nil {
+				yield(nil, fmt.Errorf("graph: read %s: %w", s.addr, err))
+				return
+			}
+			if !yield(v, nil) {
+				return
+			}
+		}
+		if err := sc.Err(); err != nil {
+			yield(nil, fmt.Errorf("graph: read %s: %w", s.addr, err))
+		}
+	}
+}
+
+// CayleyAPI returns Cayley's read-only v2 HTTP query API over the store.
+// It serves /api/v2/query (GET and POST) and GET /api/v2/formats; queries
+// stop after timeout and at limit results.
+func (s *Store) CayleyAPI(timeout time.Duration, limit int) http.Handler {
+	api := cayleyhttp.NewAPIv2(&cgraph.Handle{QuadStore: s.qs})
+	api.SetReadOnly(true)
+	api.SetQueryTimeout(timeout)
+	api.SetQueryLimit(limit)
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/v2/query", api.ServeQuery)
+	mux.HandleFunc("POST /api/v2/query", api.ServeQuery)
+	mux.HandleFunc("GET /api/v2/formats", api.ServeFormats)
+	return mux
+}
+
+// CayleyUI returns the files of Cayley's prebuilt web UI, which expects
+// to be served at the root of a Cayley server.
+func CayleyUI() (fs.FS, error) { return fs.Sub(ui.FS, "web") }
