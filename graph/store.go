@@ -201,7 +201,6 @@ func (s *Store) Close() error {
 	return nil
 }
 
-
 // Query runs a query in one of Cayley's languages ("gizmo", "graphql",
 // "mql") and yields up to limit results (0 means no limit), each collated
 // as JSON-ready values.
