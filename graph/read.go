@@ -78,7 +78,7 @@ func (s *Store) Nodes(ctx context.Context) iter.Seq2[quad.Value, error] {
 // It serves /api/v2/query (GET and POST) and GET /api/v2/formats; queries
 // stop after timeout and at limit results.
 func (s *Store) CayleyAPI(timeout time.Duration, limit int) http.Handler {
-	api := cayleyhttp.NewAPIv2(&cgraph.Handle{QuadStore: s.qs})
+	api := cayleyhttp.NewAPIv2(&cgraph.Handle{QuadStore: s.read})
 	api.SetReadOnly(true)
 	api.SetQueryTimeout(timeout)
 	api.SetQueryLimit(limit)

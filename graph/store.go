@@ -71,6 +71,7 @@ type Options struct {
 // queries may run beside it.
 type Store struct {
 	qs   cgraph.QuadStore
+	read cgraph.QuadStore // what queries run on: qs, or sqlQueries{qs}
 	bolt *boltHandle // the embedded store's database, else nil
 	addr string
 	opts Options
@@ -165,6 +166,10 @@ func Open(ctx context.Context, addr string, opts Options) (*Store, error) {
 			s.qs, err = cgraph.NewQuadStore(boltBackend, addr, o)
 		}
 	}
+	s.read = s.qs
+	if strings.Contains(addr, "://") && s.qs != nil {
+		s.read = sqlQueries{s.qs}
+	}
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		err = ErrStoreInUse
 	}
@@ -206,7 +211,7 @@ func (s *Store) Close() error {
 // as JSON-ready values.
 func (s *Store) Query(ctx context.Context, lang, text string, limit int) iter.Seq2[any, error] {
 	return func(yield func(any, error) bool) {
-		it, err := query.Execute(ctx, s.qs, lang, text, query.Options{Collation: query.JSON, Limit: limit})
+		it, err := query.Execute(ctx, s.read, lang, text, query.Options{Collation: query.JSON, Limit: limit})
 		if err != nil {
 			yield(nil, fmt.Errorf("graph: query: %w", err))
 			return
