@@ -40,6 +40,8 @@ type boundShape struct {
 	qs cgraph.QuadStore
 }
 
-func (b boundShape) BuildIterator(cgraph.QuadStore) iterator.Shape { return b.Shape.BuildIterator(b.qs) }
+func (b boundShape) BuildIterator(cgraph.QuadStore) iterator.Shape {
+	return b.Shape.BuildIterator(b.qs)
+}
 
 func (b boundShape) Optimize(context.Context, shape.Optimizer) (shape.Shape, bool) { return b, false }

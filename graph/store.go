@@ -72,7 +72,7 @@ type Options struct {
 type Store struct {
 	qs   cgraph.QuadStore
 	read cgraph.QuadStore // what queries run on: qs, or sqlQueries{qs}
-	bolt *boltHandle // the embedded store's database, else nil
+	bolt *boltHandle      // the embedded store's database, else nil
 	addr string
 	opts Options
 	log  *slog.Logger
