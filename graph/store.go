@@ -2,6 +2,11 @@
 // per caption, and exports them as N-Quads, N-Triples, Turtle, JSON-LD or a
 // flat CSV events view. It is the only package of capgraph that imports
 // Cayley. docs/model.md describes the RDF it writes.
+//
+// The embedded store is Cayley's kv quad store on bbolt, through a
+// key-value layer of capgraph's own (boltkv.go) that keeps Cayley's value
+// maps in two buckets instead of 131,072. On PostgreSQL, queries run on a
+// wrapper (sqlquery.go) that avoids a crash in Cayley's SQL iterators.
 package graph
 
 import (
