@@ -93,6 +93,10 @@ func countLines(files []string) int64 {
 	return n
 }
 
+// progressEvery is how often build logs its progress when stderr is not a
+// terminal.
+var progressEvery = 30 * time.Second
+
 func (a *app) runBuild(ctx context.Context, opts *buildOptions) error {
 	start := time.Now()
 	x, err := extract.New()
@@ -100,6 +104,7 @@ func (a *app) runBuild(ctx context.Context, opts *buildOptions) error {
 		return err
 	}
 	workers := a.cfg.EffectiveWorkers()
+	lastLog := start
 	var bar *progressbar.ProgressBar
 	if !a.cfg.Quiet && isTerminal(a.stderr) {
 		bar = progressbar.NewOptions64(countLines(opts.Files),
@@ -121,6 +126,15 @@ func (a *app) runBuild(ctx context.Context, opts *buildOptions) error {
 			if bar != nil {
 				bar.Describe(fmt.Sprintf("%d quads", st.Quads))
 				_ = bar.Set64(int64(st.Captions))
+				return
+			}
+			// Without a terminal, progress goes to the log (--log-level
+			// info) at most every progressEvery, for batch jobs.
+			if now := time.Now(); now.Sub(lastLog) >= progressEvery {
+				lastLog = now
+				el := now.Sub(start)
+				a.log.Info("building", "captions", st.Captions, "quads", st.Quads,
+					"elapsed_s", int(el.Seconds()), "captions_per_s", int(float64(st.Captions)/el.Seconds()))
 			}
 		},
 	})

@@ -60,6 +60,23 @@ func TestBuildExportStats(t *testing.T) {
 	}
 }
 
+// TestBuildLogsProgress: without a terminal, build reports its progress
+// in the log, so that batch jobs can follow a long build.
+func TestBuildLogsProgress(t *testing.T) {
+	old := progressEvery
+	progressEvery = 0
+	t.Cleanup(func() { progressEvery = old })
+	in := writeCaptions(t, 40)
+	var stdout, stderr bytes.Buffer
+	args := []string{"build", "--log-level", "info", "--batch-size", "500", "--store", filepath.Join(t.TempDir(), "g.db"), in}
+	if code := run(t.Context(), args, nil, &stdout, &stderr); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if n := strings.Count(stderr.String(), "msg=building captions="); n < 2 {
+		t.Errorf("%d progress lines in %s", n, stderr.String())
+	}
+}
+
 // TestBuildKilled kills a real capgraph build mid-run with SIGINT and
 // SIGKILL, then checks that the store opens, holds only whole captions,
 // and that a rerun completes it.
