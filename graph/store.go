@@ -171,15 +171,15 @@ func Open(ctx context.Context, addr string, opts Options) (*Store, error) {
 			s.qs, err = cgraph.NewQuadStore(boltBackend, addr, o)
 		}
 	}
-	s.read = s.qs
-	if strings.Contains(addr, "://") && s.qs != nil {
-		s.read = sqlQueries{s.qs}
-	}
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		err = ErrStoreInUse
 	}
 	if err != nil {
 		return nil, fmt.Errorf("graph: open %s: %w", s.addr, err)
+	}
+	s.read = s.qs
+	if s.bolt == nil && addr != "" {
+		s.read = sqlQueries{s.qs}
 	}
 	log.Debug("opened store", "store", s.addr)
 	return s, nil
