@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -233,13 +234,23 @@ func Serve(ctx context.Context, addr string, h http.Handler, log *slog.Logger, r
 	return ServeListener(ctx, ln, h, log, ready)
 }
 
-// ServeListener is [Serve] on an open listener, which it closes.
+// ServeListener is [Serve] on an open listener, which it closes. It returns
+// only once every handler has returned, so that the caller may close the
+// store: requests still running after the five seconds are cancelled.
 func ServeListener(ctx context.Context, ln net.Listener, h http.Handler, log *slog.Logger, ready func(net.Addr)) error {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	base, cancelRequests := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelRequests()
+	var handlers sync.WaitGroup
 	hs := &http.Server{
-		Handler:           h,
+		BaseContext: func(net.Listener) context.Context { return base },
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			handlers.Add(1)
+			defer handlers.Done()
+			h.ServeHTTP(w, r)
+		}),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       15 * time.Second,
 		WriteTimeout:      60 * time.Second, // exports lift it per request
@@ -260,6 +271,11 @@ func ServeListener(ctx context.Context, ln net.Listener, h http.Handler, log *sl
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
 	err := hs.Shutdown(sctx)
+	if err != nil {
+		hs.Close() // no new requests from here on
+		cancelRequests()
+	}
+	handlers.Wait()
 	if serr := <-errc; !errors.Is(serr, http.ErrServerClosed) && err == nil {
 		err = serr
 	}
