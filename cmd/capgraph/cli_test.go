@@ -31,15 +31,7 @@ func TestExtractCLI(t *testing.T) {
 	noText := writeFile(t, dir, "notext.csv", "id,caption\n1,hello\n")
 	csvOK := writeFile(t, dir, "ok.csv", "key,body\nk1,\"A boy in Idlib, Syria.\"\n")
 
-	tests := []struct {
-		name   string
-		args   []string
-		stdin  string
-		code   int
-		stdout string // wanted substring
-		stderr string // wanted substring
-		lines  int    // wanted stdout lines, -1 to skip
-	}{
+	tests := []cliCase{
 		{"jsonl file", []string{"extract", good}, "", exitOK, `"type":"PLACE"`, "", 1},
 		{"stdin text", []string{"extract"}, "A man in Homs.\n\nAnother in Hama.\n", exitOK, `"id":"-:3"`, "", 2},
 		{"malformed json names file and line", []string{"extract", badJSON}, "", exitError, `"id":"a"`, "bad.jsonl:2: invalid JSON", 1},
@@ -59,24 +51,7 @@ func TestExtractCLI(t *testing.T) {
 		{"bad config value", []string{"extract", "--log-level", "loud"}, "", exitUsage, "", "log_level", 0},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			code := run(t.Context(), tt.args, strings.NewReader(tt.stdin), &stdout, &stderr)
-			if code != tt.code {
-				t.Errorf("exit code %d, want %d; stderr:\n%s", code, tt.code, stderr.String())
-			}
-			if !strings.Contains(stdout.String(), tt.stdout) {
-				t.Errorf("stdout lacks %q:\n%.500s", tt.stdout, stdout.String())
-			}
-			if !strings.Contains(stderr.String(), tt.stderr) {
-				t.Errorf("stderr lacks %q:\n%s", tt.stderr, stderr.String())
-			}
-			if tt.lines >= 0 {
-				if n := strings.Count(stdout.String(), "\n"); n != tt.lines {
-					t.Errorf("stdout has %d lines, want %d", n, tt.lines)
-				}
-			}
-		})
+		t.Run(tt.name, tt.check)
 	}
 }
 
@@ -99,6 +74,36 @@ func TestExtractKeepsInputOrder(t *testing.T) {
 		}
 		if want := "-:" + strconv.Itoa(i); x.ID != want {
 			t.Fatalf("caption %d has id %q, want %q", i, x.ID, want)
+		}
+	}
+}
+
+// A cliCase is one run of the command line and what it must print.
+type cliCase struct {
+	name   string
+	args   []string
+	stdin  string
+	code   int
+	stdout string // wanted substring
+	stderr string // wanted substring
+	lines  int    // wanted stdout lines, -1 to skip
+}
+
+func (tt cliCase) check(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run(t.Context(), tt.args, strings.NewReader(tt.stdin), &stdout, &stderr)
+	if code != tt.code {
+		t.Errorf("exit code %d, want %d; stderr:\n%s", code, tt.code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), tt.stdout) {
+		t.Errorf("stdout lacks %q:\n%.800s", tt.stdout, stdout.String())
+	}
+	if !strings.Contains(stderr.String(), tt.stderr) {
+		t.Errorf("stderr lacks %q:\n%s", tt.stderr, stderr.String())
+	}
+	if tt.lines >= 0 {
+		if n := strings.Count(stdout.String(), "\n"); n != tt.lines {
+			t.Errorf("stdout has %d lines, want %d", n, tt.lines)
 		}
 	}
 }

@@ -14,43 +14,19 @@ import (
 func TestGenCLI(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "c.jsonl")
-	tests := []struct {
-		name   string
-		args   []string
-		code   int
-		stdout string // wanted substring
-		stderr string // wanted substring
-		lines  int    // wanted stdout lines, -1 to skip
-	}{
-		{"jsonl", []string{"gen", "--captions", "5", "--seed", "1"}, exitOK, `{"id":"syn-000000000","text":"`, "", 5},
-		{"text", []string{"gen", "--captions", "5", "--seed", "1", "-f", "text"}, exitOK, "", "", 5},
-		{"csv", []string{"gen", "-n", "5", "--format", "csv"}, exitOK, "id,text\n", "", -1},
-		{"none", []string{"gen", "--captions", "0"}, exitOK, "", "", 0},
-		{"to file", []string{"gen", "--captions", "3", "-o", out}, exitOK, "", "wrote 3 captions to " + out, 0},
-		{"negative", []string{"gen", "--captions", "-1"}, exitUsage, "", "--captions: -1 is negative", 0},
-		{"bad format", []string{"gen", "-f", "xml"}, exitUsage, "", `--format: "xml" is not one of jsonl, text, csv`, 0},
-		{"bad seed", []string{"gen", "--seed", "x"}, exitUsage, "", `invalid argument "x"`, 0},
-		{"no args", []string{"gen", "extra"}, exitUsage, "", `unknown command "extra"`, 0},
+	tests := []cliCase{
+		{"jsonl", []string{"gen", "--captions", "5", "--seed", "1"}, "", exitOK, `{"id":"syn-000000000","text":"`, "", 5},
+		{"text", []string{"gen", "--captions", "5", "--seed", "1", "-f", "text"}, "", exitOK, "", "", 5},
+		{"csv", []string{"gen", "-n", "5", "--format", "csv"}, "", exitOK, "id,text\n", "", -1},
+		{"none", []string{"gen", "--captions", "0"}, "", exitOK, "", "", 0},
+		{"to file", []string{"gen", "--captions", "3", "-o", out}, "", exitOK, "", "wrote 3 captions to " + out, 0},
+		{"negative", []string{"gen", "--captions", "-1"}, "", exitUsage, "", "--captions: -1 is negative", 0},
+		{"bad format", []string{"gen", "-f", "xml"}, "", exitUsage, "", `--format: "xml" is not one of jsonl, text, csv`, 0},
+		{"bad seed", []string{"gen", "--seed", "x"}, "", exitUsage, "", `invalid argument "x"`, 0},
+		{"no args", []string{"gen", "extra"}, "", exitUsage, "", `unknown command "extra"`, 0},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			code := run(t.Context(), tt.args, strings.NewReader(""), &stdout, &stderr)
-			if code != tt.code {
-				t.Errorf("exit code %d, want %d; stderr:\n%s", code, tt.code, stderr.String())
-			}
-			if !strings.Contains(stdout.String(), tt.stdout) {
-				t.Errorf("stdout lacks %q:\n%.500s", tt.stdout, stdout.String())
-			}
-			if !strings.Contains(stderr.String(), tt.stderr) {
-				t.Errorf("stderr lacks %q:\n%s", tt.stderr, stderr.String())
-			}
-			if tt.lines >= 0 {
-				if n := strings.Count(stdout.String(), "\n"); n != tt.lines {
-					t.Errorf("stdout has %d lines, want %d", n, tt.lines)
-				}
-			}
-		})
+		t.Run(tt.name, tt.check)
 	}
 	if data, err := os.ReadFile(out); err != nil || strings.Count(string(data), "\n") != 3 {
 		t.Errorf("%s: %d lines (%v), want 3", out, strings.Count(string(data), "\n"), err)
