@@ -23,6 +23,7 @@ import (
 	"time"
 
 	cgraph "github.com/cayleygraph/cayley/graph"
+	"github.com/cayleygraph/cayley/graph/iterator"
 	"github.com/cayleygraph/cayley/graph/kv"
 	_ "github.com/cayleygraph/cayley/graph/memstore" // "" addresses
 	_ "github.com/cayleygraph/cayley/graph/sql/postgres"
@@ -606,15 +607,19 @@ func (s *Store) subjectQuads(ctx context.Context, v quad.Value, g quad.IRI) ([]q
 	if err != nil || ref == nil {
 		return nil, err
 	}
-	var out []quad.Quad
-	sc := s.qs.QuadIterator(quad.Subject, ref).Iterate()
+	return s.appendQuads(ctx, nil, s.qs.QuadIterator(quad.Subject, ref), g)
+}
+
+// appendQuads appends the quads of it labelled g to out; g "" keeps all.
+func (s *Store) appendQuads(ctx context.Context, out []quad.Quad, it iterator.Shape, g quad.IRI) ([]quad.Quad, error) {
+	sc := it.Iterate()
 	defer sc.Close()
 	for sc.Next(ctx) {
 		q, err := s.qs.Quad(sc.Result())
 		if err != nil {
-			return nil, err
+			return out, err
 		}
-		if q.Label == g {
+		if g == "" || q.Label == g {
 			out = append(out, q)
 		}
 	}
@@ -645,20 +650,7 @@ func (s *Store) description(ctx context.Context, v quad.Value) ([]quad.Quad, err
 			continue
 		}
 		scan := kv.IndexScan{Index: subjectPredicate, Values: []uint64{uint64(ref.(kv.Int64Value)), uint64(pref.(kv.Int64Value))}}
-		sc := scan.BuildIterator(kqs).Iterate()
-		for sc.Next(ctx) {
-			q, err := kqs.Quad(sc.Result())
-			if err != nil {
-				sc.Close()
-				return nil, err
-			}
-			if q.Label == entitiesGraph {
-				out = append(out, q)
-			}
-		}
-		err = sc.Err()
-		sc.Close()
-		if err != nil {
+		if out, err = s.appendQuads(ctx, out, scan.BuildIterator(kqs), entitiesGraph); err != nil {
 			return nil, err
 		}
 	}
@@ -680,17 +672,7 @@ func (s *Store) labelledQuads(ctx context.Context, v quad.Value, g quad.IRI) ([]
 		{Dir: quad.Subject, Values: shape.Fixed{ref}},
 		{Dir: quad.Label, Values: shape.Fixed{gref}},
 	}
-	var out []quad.Quad
-	sc := shape.BuildIterator(ctx, s.qs, sel).Iterate()
-	defer sc.Close()
-	for sc.Next(ctx) {
-		q, err := s.qs.Quad(sc.Result())
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, q)
-	}
-	return out, sc.Err()
+	return s.appendQuads(ctx, nil, shape.BuildIterator(ctx, s.qs, sel), "")
 }
 
 // subjectPredicate is the first of Cayley's default kv quad indexes, which
