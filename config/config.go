@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -63,14 +62,10 @@ const EnvPrefix = "CAPGRAPH"
 // not an error. Every invalid setting is reported at once.
 func Load(file string, flags *pflag.FlagSet) (Config, error) {
 	v := viper.New()
-	def := Default()
-	v.SetDefault("store", def.Store)
-	v.SetDefault("workers", def.Workers)
-	v.SetDefault("batch_size", def.BatchSize)
-	v.SetDefault("no_sync", def.NoSync)
-	v.SetDefault("queries_dir", def.QueriesDir)
-	v.SetDefault("log_level", def.LogLevel)
-	v.SetDefault("quiet", def.Quiet)
+	defaults := Default().settings()
+	for key, value := range defaults {
+		v.SetDefault(key, value)
+	}
 
 	v.SetEnvPrefix(EnvPrefix)
 	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_"))
@@ -94,7 +89,7 @@ func Load(file string, flags *pflag.FlagSet) (Config, error) {
 		var bindErr error
 		flags.VisitAll(func(f *pflag.Flag) {
 			key := strings.ReplaceAll(f.Name, "-", "_")
-			if slices.Contains(settings, key) {
+			if _, ok := defaults[key]; ok {
 				bindErr = errors.Join(bindErr, v.BindPFlag(key, f))
 			}
 		})
@@ -111,7 +106,14 @@ func Load(file string, flags *pflag.FlagSet) (Config, error) {
 	return c, c.Validate()
 }
 
-var settings = []string{"store", "workers", "batch_size", "no_sync", "queries_dir", "log_level", "quiet"}
+// settings maps each setting's name (its mapstructure tag, and its flag
+// with dashes) to its value in c.
+func (c Config) settings() map[string]any {
+	return map[string]any{
+		"store": c.Store, "workers": c.Workers, "batch_size": c.BatchSize, "no_sync": c.NoSync,
+		"queries_dir": c.QueriesDir, "log_level": c.LogLevel, "quiet": c.Quiet,
+	}
+}
 
 // Validate reports every invalid setting, joined.
 func (c Config) Validate() error {
