@@ -94,6 +94,15 @@ func unfold(k hkv.Key) hkv.Key {
 	return append(out, k[2:]...)
 }
 
+// fillPercent is how full bbolt packs the pages of a bucket it splits,
+// for Cayley's buckets whose keys mostly arrive in order: quad and node
+// ids in "log", subject-then-predicate ids in "sp" (new subjects get new,
+// higher ids). At bbolt's default of one half, appending leaves every page
+// half empty; packed, those buckets take half the pages to store and to
+// write. "ops" and the hash-keyed maps take keys all over and keep the
+// default.
+var fillPercent = map[string]float64{"log": 1.0, "sp": 0.9}
+
 // A boltTx is one bbolt transaction.
 type boltTx struct {
 	tx   *bolt.Tx
@@ -126,6 +135,9 @@ func (t *boltTx) bucket(k hkv.Key, create bool) (*bolt.Bucket, error) {
 		}
 		if b == nil {
 			return nil, writeErr(err)
+		}
+		if f, ok := fillPercent[string(k[0])]; ok {
+			b.FillPercent = f
 		}
 		if t.top == nil {
 			t.top = make(map[string]*bolt.Bucket)

@@ -163,3 +163,40 @@ func isFlat(t *testing.T, dir string) bool {
 	}
 	return kv.flat
 }
+
+// TestBoltKVPacksAppendedBuckets: the buckets whose keys arrive in order
+// are written with full pages, not bbolt's half-full ones.
+func TestBoltKVPacksAppendedBuckets(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "db")
+	s, err := Open(context.Background(), dir, Options{BatchSize: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Load(context.Background(), all(exampleExtractions(t))); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	db, err := bolt.Open(filepath.Join(dir, boltFile), 0o644, &bolt.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.View(func(tx *bolt.Tx) error {
+		for name, want := range fillPercent {
+			st := tx.Bucket([]byte(name)).Stats()
+			pages := st.LeafPageN + st.LeafOverflowN
+			if pages < 4 {
+				t.Fatalf("bucket %q has %d leaf pages, too few to judge", name, pages)
+			}
+			fill := float64(st.LeafInuse) / float64(pages*db.Info().PageSize)
+			t.Logf("bucket %q: %d leaf pages, %.0f%% full", name, pages, 100*fill)
+			if fill < want-0.15 {
+				t.Errorf("bucket %q: leaf pages %.0f%% full, want about %.0f%%", name, 100*fill, 100*want)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
