@@ -7,7 +7,9 @@ package config
 import (
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -29,6 +31,11 @@ type Config struct {
 	// large store, and a machine crash during it may corrupt the store
 	// (a killed process does not). For first builds from inputs at hand.
 	NoSync bool `mapstructure:"no_sync"`
+	// MemoryLimit is a soft limit on the Go heap during a build, in GOMEMLIMIT's
+	// syntax ("768MiB", "2GiB", or bytes); "0" sets none. Below it the garbage
+	// collector runs less often, which makes a build faster; at it, the
+	// collector works harder rather than grow past it. See [ParseSize].
+	MemoryLimit string `mapstructure:"memory_limit"`
 	// QueriesDir is a directory of user saved queries that add to and
 	// override the built-in ones; "" means built-ins only.
 	QueriesDir string `mapstructure:"queries_dir"`
@@ -43,10 +50,11 @@ type Config struct {
 // Default returns the settings used when nothing else is given.
 func Default() Config {
 	return Config{
-		Store:     "capgraph.db",
-		Workers:   0,
-		BatchSize: 5000,
-		LogLevel:  "warn",
+		Store:       "capgraph.db",
+		Workers:     0,
+		BatchSize:   5000,
+		MemoryLimit: "768MiB",
+		LogLevel:    "warn",
 	}
 }
 
@@ -111,7 +119,8 @@ func Load(file string, flags *pflag.FlagSet) (Config, error) {
 func (c Config) settings() map[string]any {
 	return map[string]any{
 		"store": c.Store, "workers": c.Workers, "batch_size": c.BatchSize, "no_sync": c.NoSync,
-		"queries_dir": c.QueriesDir, "log_level": c.LogLevel, "quiet": c.Quiet,
+		"memory_limit": c.MemoryLimit,
+		"queries_dir":  c.QueriesDir, "log_level": c.LogLevel, "quiet": c.Quiet,
 	}
 }
 
@@ -127,6 +136,9 @@ func (c Config) Validate() error {
 	if c.BatchSize < 1 {
 		errs = append(errs, fmt.Errorf("config: batch_size: %d must be at least 1", c.BatchSize))
 	}
+	if _, err := ParseSize(c.MemoryLimit); err != nil {
+		errs = append(errs, fmt.Errorf("config: memory_limit: %w", err))
+	}
 	switch c.LogLevel {
 	case "debug", "info", "warn", "error":
 	default:
@@ -141,4 +153,32 @@ func (c Config) EffectiveWorkers() int {
 		return c.Workers
 	}
 	return runtime.GOMAXPROCS(0)
+}
+
+// ParseSize parses a byte count as GOMEMLIMIT writes it: a non-negative
+// integer with an optional unit B, KiB, MiB, GiB or TiB. For the decimal
+// units people also write, KB, MB, GB and TB are accepted too.
+func ParseSize(s string) (int64, error) {
+	units := []struct {
+		suffix string
+		scale  int64
+	}{
+		{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40},
+		{"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"B", 1},
+	}
+	num, scale := strings.TrimSpace(s), int64(1)
+	for _, u := range units {
+		if n, ok := strings.CutSuffix(num, u.suffix); ok {
+			num, scale = strings.TrimSpace(n), u.scale
+			break
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("%q is not a size such as 768MiB, 2GiB or 1000000", s)
+	}
+	if n > math.MaxInt64/scale {
+		return 0, fmt.Errorf("%q is too large", s)
+	}
+	return n * scale, nil
 }

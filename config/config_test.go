@@ -3,6 +3,7 @@ package config_test
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -74,11 +75,11 @@ func TestLoadDefaultsWithoutFile(t *testing.T) {
 func TestLoadErrors(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.yaml")
-	if err := os.WriteFile(bad, []byte("workers: -2\nbatch_size: 0\nlog_level: loud\n"), 0o644); err != nil {
+	if err := os.WriteFile(bad, []byte("workers: -2\nbatch_size: 0\nlog_level: loud\nmemory_limit: lots\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	_, err := config.Load(bad, nil)
-	for _, want := range []string{"workers: -2 is negative", "batch_size: 0 must be at least 1", `log_level: "loud"`} {
+	for _, want := range []string{"workers: -2 is negative", "batch_size: 0 must be at least 1", `log_level: "loud"`, `memory_limit: "lots" is not a size`} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v lacks %q: every bad setting is reported at once", err, want)
 		}
@@ -86,4 +87,56 @@ func TestLoadErrors(t *testing.T) {
 	if _, err := config.Load(filepath.Join(dir, "missing.yaml"), nil); err == nil {
 		t.Error("an explicit config file that is missing is not an error")
 	}
+}
+
+func TestParseSize(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    int64
+		wantErr bool
+	}{
+		{"0", 0, false},
+		{"1000000", 1000000, false},
+		{"768MiB", 768 << 20, false},
+		{"2GiB", 2 << 30, false},
+		{" 1 GiB ", 1 << 30, false},
+		{"512KiB", 512 << 10, false},
+		{"1TiB", 1 << 40, false},
+		{"1500MB", 1500e6, false},
+		{"2GB", 2e9, false},
+		{"64B", 64, false},
+		{"", 0, true},
+		{"MiB", 0, true},
+		{"-1GiB", 0, true},
+		{"1.5GiB", 0, true},
+		{"1 gib", 0, true},
+		{"9999999TiB", 0, true},
+	}
+	for _, tt := range tests {
+		got, err := config.ParseSize(tt.in)
+		if (err != nil) != tt.wantErr || got != tt.want {
+			t.Errorf("ParseSize(%q) = %d, %v; want %d, error %v", tt.in, got, err, tt.want, tt.wantErr)
+		}
+	}
+}
+
+func FuzzParseSize(f *testing.F) {
+	for _, s := range []string{"768MiB", "2GiB", "1000", "0", "1.5GB", "-3KiB", "9223372036854775807B"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, err := config.ParseSize(s)
+		if err != nil {
+			if n != 0 {
+				t.Errorf("ParseSize(%q) = %d with error %v", s, n, err)
+			}
+			return
+		}
+		if n < 0 {
+			t.Errorf("ParseSize(%q) = %d, negative", s, n)
+		}
+		if back, err := config.ParseSize(strconv.FormatInt(n, 10) + "B"); err != nil || back != n {
+			t.Errorf("ParseSize(%q) = %d, but %dB parses as %d, %v", s, n, n, back, err)
+		}
+	})
 }

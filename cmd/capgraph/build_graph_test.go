@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"testing"
@@ -198,5 +200,36 @@ func TestBuildStoreInUse(t *testing.T) {
 	}
 	if time.Since(start) > 5*time.Second {
 		t.Errorf("took %v", time.Since(start))
+	}
+}
+
+func TestBudgetMemory(t *testing.T) {
+	limit, gc := debug.SetMemoryLimit(-1), debug.SetGCPercent(100)
+	t.Cleanup(func() { debug.SetMemoryLimit(limit); debug.SetGCPercent(gc) })
+
+	t.Setenv("GOMEMLIMIT", "")
+	t.Setenv("GOGC", "")
+	budgetMemory(1 << 30)
+	if got := debug.SetMemoryLimit(-1); got != 1<<30 {
+		t.Errorf("memory limit %d, want %d", got, 1<<30)
+	}
+	if got := debug.SetGCPercent(100); got != gcPercentUnderLimit {
+		t.Errorf("GOGC %d, want %d under a limit", got, gcPercentUnderLimit)
+	}
+
+	debug.SetMemoryLimit(math.MaxInt64)
+	t.Setenv("GOMEMLIMIT", "2GiB")
+	t.Setenv("GOGC", "150")
+	budgetMemory(1 << 30)
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("GOMEMLIMIT set, but the limit became %d", got)
+	}
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GOGC set, but the collector's percent became %d", got)
+	}
+
+	budgetMemory(0)
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("no limit, but the collector's percent became %d", got)
 	}
 }
