@@ -32,7 +32,7 @@ type Config struct {
 	// (a killed process does not). For first builds from inputs at hand.
 	NoSync bool `mapstructure:"no_sync"`
 	// MemoryLimit is a soft limit on the Go heap during a build, in GOMEMLIMIT's
-	// syntax ("768MiB", "2GiB", or bytes); "0" sets none. Below it the garbage
+	// syntax ("512MiB", "2GiB", or bytes); "0" sets none. Below it the garbage
 	// collector runs less often, which makes a build faster; at it, the
 	// collector works harder rather than grow past it. See [ParseSize].
 	MemoryLimit string `mapstructure:"memory_limit"`
@@ -53,7 +53,7 @@ func Default() Config {
 		Store:       "capgraph.db",
 		Workers:     0,
 		BatchSize:   5000,
-		MemoryLimit: "768MiB",
+		MemoryLimit: "512MiB",
 		LogLevel:    "warn",
 	}
 }
@@ -175,7 +175,7 @@ func ParseSize(s string) (int64, error) {
 	}
 	n, err := strconv.ParseInt(num, 10, 64)
 	if err != nil || n < 0 {
-		return 0, fmt.Errorf("%q is not a size such as 768MiB, 2GiB or 1000000", s)
+		return 0, fmt.Errorf("%q is not a size such as 512MiB, 2GiB or 1000000", s)
 	}
 	if n > math.MaxInt64/scale {
 		return 0, fmt.Errorf("%q is too large", s)

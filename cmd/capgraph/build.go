@@ -60,7 +60,7 @@ a store that holds only whole captions, and rerunning it completes it.`,
 	addStoreFlags(cmd)
 	addWorkersFlag(cmd)
 	cmd.Flags().Bool("no-sync", false, "skip fsync per transaction and sync once at the end: faster on large stores, but a machine crash mid-build may corrupt the store (setting no_sync)")
-	cmd.Flags().String("memory-limit", "768MiB", "soft `limit` on the heap while building (e.g. 1GiB; 0 for none): below it garbage is collected less often (setting memory_limit)")
+	cmd.Flags().String("memory-limit", "512MiB", "soft `limit` on the heap while building (e.g. 1GiB; 0 for none): below it garbage is collected less often (setting memory_limit)")
 	cmd.Flags().Int("batch-size", 5000, "quads written per store `transaction` (whole captions); larger is faster and uses more memory")
 	return cmd
 }
