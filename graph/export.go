@@ -128,6 +128,7 @@ func (s *Store) graphs(ctx context.Context, inline bool) iter.Seq2[namedGraph, e
 		}
 		d := &describer{s: s, cache: make(map[quad.Value][]quad.Quad)}
 		all := make(map[quad.Value]bool) // every described node met
+		graphs := 0
 		sc := s.qs.QuadIterator(quad.Object, ref).Iterate()
 		defer sc.Close()
 		for sc.Next(ctx) {
@@ -157,6 +158,9 @@ func (s *Store) graphs(ctx context.Context, inline bool) iter.Seq2[namedGraph, e
 			}
 			if inline {
 				quads = append(quads, desc...)
+			}
+			if graphs++; graphs%releaseEvery == 0 {
+				s.releaseMapped()
 			}
 			sortQuads(quads)
 			if !yield(namedGraph{g, quads}, nil) {
@@ -569,6 +573,9 @@ func (s *Store) streamNT(ctx context.Context, e *ntEncoder) (int, error) {
 			if err := ctx.Err(); err != nil {
 				return n, err
 			}
+		}
+		if n%(16*releaseEvery) == 0 {
+			s.releaseMapped()
 		}
 		ref := it.Result()
 		b := e.buf[:0]

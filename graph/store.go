@@ -272,6 +272,9 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 		// described holds the entity nodes whose stored description this
 		// Load has already reconciled with an extraction.
 		described = make(map[quad.Value]bool)
+		// sinceRelease counts captions read since mapped pages were last
+		// released.
+		sinceRelease = 0
 	)
 	flush := func() error {
 		if err := ctx.Err(); err != nil {
@@ -290,9 +293,8 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 		}
 		// Bound the RSS of long builds: each batch touches pages all over
 		// the B-trees, so mapped pages pile up between releases.
-		if s.bolt != nil && s.bolt.db != nil {
-			releaseMap(s.bolt.db)
-		}
+		s.releaseMapped()
+		sinceRelease = 0
 		st.Added += pending.Added
 		st.Replaced += pending.Replaced
 		st.Quads += pending.Quads
@@ -339,6 +341,12 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 			return st, fmt.Errorf("graph: read %s: %w", s.addr, err)
 		} else if stored {
 			st.Unchanged++
+			// A rerun over unchanged captions commits nothing, but its
+			// look-ups map pages all over the store all the same.
+			if sinceRelease++; sinceRelease >= releaseEvery {
+				s.releaseMapped()
+				sinceRelease = 0
+			}
 			continue
 		}
 		prov.Time = s.opts.Now()
@@ -388,6 +396,19 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 		}
 	}
 	return st, flush()
+}
+
+// releaseEvery is how many captions or quads a read-only stretch of work
+// (an unchanged rerun, an export) reads between releases of the mapped
+// pages.
+const releaseEvery = 4096
+
+// releaseMapped drops bbolt's mapped pages from the process's resident set
+// (see releaseMap); a no-op on other backends.
+func (s *Store) releaseMapped() {
+	if s.bolt != nil && s.bolt.db != nil {
+		releaseMap(s.bolt.db)
+	}
 }
 
 // sync makes what Load wrote durable when commits skip fsync.
