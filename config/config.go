@@ -119,8 +119,8 @@ func Load(file string, flags *pflag.FlagSet) (Config, error) {
 func (c Config) settings() map[string]any {
 	return map[string]any{
 		"store": c.Store, "workers": c.Workers, "batch_size": c.BatchSize, "no_sync": c.NoSync,
-		"memory_limit": c.MemoryLimit,
-		"queries_dir":  c.QueriesDir, "log_level": c.LogLevel, "quiet": c.Quiet,
+		"memory_limit": c.MemoryLimit, "queries_dir": c.QueriesDir, "log_level": c.LogLevel,
+		"quiet": c.Quiet,
 	}
 }
 
