@@ -67,9 +67,8 @@ func (s *Store) Stats(ctx context.Context) (Stats, error) {
 	byPred := make(map[any]int)
 	it := s.qs.QuadsAllIterator().Iterate()
 	defer it.Close()
-	for n := 0; it.Next(ctx); n++ {
-		st.Quads++
-		if n%65536 == 0 {
+	for it.Next(ctx) {
+		if st.Quads++; st.Quads%65536 == 0 {
 			if err := ctx.Err(); err != nil {
 				return fail(err)
 			}
