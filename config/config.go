@@ -155,6 +155,13 @@ func (c Config) EffectiveWorkers() int {
 	return runtime.GOMAXPROCS(0)
 }
 
+// MemoryLimitBytes returns MemoryLimit in bytes, 0 for none. Load has
+// validated it; an invalid value also gives 0.
+func (c Config) MemoryLimitBytes() int64 {
+	n, _ := ParseSize(c.MemoryLimit)
+	return n
+}
+
 // ParseSize parses a byte count as GOMEMLIMIT writes it: a non-negative
 // integer with an optional unit B, KiB, MiB, GiB or TiB. For the decimal
 // units people also write, KB, MB, GB and TB are accepted too.

@@ -120,6 +120,17 @@ func TestParseSize(t *testing.T) {
 	}
 }
 
+func TestMemoryLimitBytes(t *testing.T) {
+	if got := config.Default().MemoryLimitBytes(); got != 512<<20 {
+		t.Errorf("default memory limit %d bytes, want 512MiB", got)
+	}
+	c := config.Default()
+	c.MemoryLimit = "0"
+	if got := c.MemoryLimitBytes(); got != 0 {
+		t.Errorf("memory_limit 0 gives %d bytes, want none", got)
+	}
+}
+
 func FuzzParseSize(f *testing.F) {
 	for _, s := range []string{"768MiB", "2GiB", "1000", "0", "1.5GB", "-3KiB", "9223372036854775807B"} {
 		f.Add(s)

@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/capgraph/capgraph/config"
 	"github.com/capgraph/capgraph/extract"
 	"github.com/capgraph/capgraph/graph"
 )
@@ -124,11 +123,7 @@ func budgetMemory(limit int64) {
 
 func (a *app) runBuild(ctx context.Context, opts *buildOptions) error {
 	start := time.Now()
-	limit, err := config.ParseSize(a.cfg.MemoryLimit)
-	if err != nil {
-		return fmt.Errorf("memory_limit: %w", err)
-	}
-	budgetMemory(limit)
+	budgetMemory(a.cfg.MemoryLimitBytes())
 	x, err := extract.New()
 	if err != nil {
 		return err
