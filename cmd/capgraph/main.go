@@ -38,6 +38,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
+	if a.stopProfile != nil {
+		a.stopProfile()
+	}
 	switch {
 	case err == nil:
 		return exitOK

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"runtime/pprof"
 
 	"github.com/spf13/cobra"
 
@@ -16,6 +18,8 @@ type app struct {
 	stdout, stderr io.Writer
 	cfg            config.Config
 	log            *slog.Logger
+	// stopProfile ends the CPU profile that --cpu-profile started.
+	stopProfile func()
 }
 
 const exitCodesHelp = `
@@ -27,7 +31,7 @@ Exit status:
   130  interrupted`
 
 func newRootCmd(a *app) *cobra.Command {
-	var configFile string
+	var configFile, cpuProfile string
 	root := &cobra.Command{
 		Use:   "capgraph <command> [flags]",
 		Short: "Turn news-photo captions into a knowledge graph",
@@ -50,6 +54,9 @@ CAPGRAPH_WORKERS, ...) and a capgraph.yaml file, in that order of precedence.` +
 				return &usageError{err}
 			}
 			a.log = slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))
+			if cpuProfile != "" {
+				return a.startProfile(cpuProfile)
+			}
 			return nil
 		},
 	}
@@ -60,6 +67,8 @@ CAPGRAPH_WORKERS, ...) and a capgraph.yaml file, in that order of precedence.` +
 	pf.StringVar(&configFile, "config", "", "read settings from `file` (default ./capgraph.yaml if present)")
 	pf.String("log-level", "warn", "log `level`: debug, info, warn or error")
 	pf.BoolP("quiet", "q", false, "no progress or summary on stderr")
+	pf.StringVar(&cpuProfile, "cpu-profile", "", "write a CPU profile of the command to `file`, for 'go tool pprof'")
+	_ = pf.MarkHidden("cpu-profile")
 
 	root.AddCommand(
 		newExtractCmd(a, nil),
@@ -82,4 +91,23 @@ CAPGRAPH_WORKERS, ...) and a capgraph.yaml file, in that order of precedence.` +
 		return cmd.Help()
 	}
 	return root
+}
+
+// startProfile writes a CPU profile to path until stopProfile is called.
+func (a *app) startProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return err
+	}
+	a.stopProfile = func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			fmt.Fprintf(a.stderr, "capgraph: cpu profile: %v\n", err)
+		}
+	}
+	return nil
 }
