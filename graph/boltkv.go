@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"sync/atomic"
 
 	hkv "github.com/hidal-go/hidalgo/kv"
 	bolt "go.etcd.io/bbolt"
@@ -26,14 +27,15 @@ import (
 // unfold maps it back, and the mapping is one-to-one. Stores written
 // before the flat layout (with v<h0><h1> buckets) are opened unflattened.
 type boltKV struct {
-	db   *bolt.DB
+	db   atomic.Pointer[bolt.DB] // swapped once by a bulk load (bulk.go)
 	flat bool
 }
 
 // newBoltKV returns the key-value layer over db, flat unless db already
 // holds Cayley's per-hash buckets.
 func newBoltKV(db *bolt.DB) (*boltKV, error) {
-	kv := &boltKV{db: db, flat: true}
+	kv := &boltKV{flat: true}
+	kv.db.Store(db)
 	err := db.View(func(tx *bolt.Tx) error {
 		c := tx.Cursor()
 		for _, p := range []byte{'n', 'v'} {
@@ -46,10 +48,15 @@ func newBoltKV(db *bolt.DB) (*boltKV, error) {
 	return kv, err
 }
 
-func (kv *boltKV) Close() error { return kv.db.Close() }
+func (kv *boltKV) Close() error { return kv.db.Load().Close() }
+
+// swap makes db the database under kv and returns the one it replaces;
+// both must have kv's layout. Transactions begun before go on in the old
+// one.
+func (kv *boltKV) swap(db *bolt.DB) *bolt.DB { return kv.db.Swap(db) }
 
 func (kv *boltKV) Tx(ctx context.Context, rw bool) (hkv.Tx, error) {
-	tx, err := kv.db.Begin(rw)
+	tx, err := kv.db.Load().Begin(rw)
 	if err != nil {
 		return nil, err
 	}

@@ -55,7 +55,9 @@ func TestBoltKVCayley(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				return &boltKV{db: db, flat: flat}, nil, func() { db.Close() }
+				kv := &boltKV{flat: flat}
+				kv.db.Store(db)
+				return kv, nil, func() { db.Close() }
 			}, nil)
 		})
 	}

@@ -68,7 +68,7 @@ func newBuilder(x extract.Extraction, p Provenance) *builder {
 		x: x, p: p,
 		g:     quad.IRI(GraphIRI(x.ID)),
 		photo: quad.IRI(PhotoIRI(x.ID)),
-		seen:  make(map[quad.Quad]struct{}, 64),
+		seen:  make(map[quad.Quad]struct{}, 128), // a wire caption makes about 85
 		ents:  make(map[string]int, len(x.Entities)),
 	}
 }

@@ -40,7 +40,12 @@ extraction changed replaces its old facts, new captions are added.
 Input is read as by 'capgraph extract'. Progress is shown on stderr when it
 is a terminal; a one-line summary follows unless --quiet is set. Batches of
 whole captions are committed one at a time, so an interrupted build leaves
-a store that holds only whole captions, and rerunning it completes it.`,
+a store that holds only whole captions, and rerunning it completes it.
+
+The first build into an empty bbolt store is a bulk load: it writes the
+whole store in key order into a new file beside it, which takes the empty
+store's place when the build ends. It is several times faster, and an
+interrupted first build leaves the store empty.`,
 		Example: `  $ capgraph build captions.jsonl
   $ capgraph build --store postgres://capgraph@localhost/capgraph archive.csv
   $ CAPGRAPH_STORE=/data/graph.db capgraph build day1.jsonl day2.jsonl`,

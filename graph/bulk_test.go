@@ -1,0 +1,325 @@
+package graph
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	cproto "github.com/cayleygraph/cayley/graph/proto"
+	"github.com/cayleygraph/cayley/graph/refs"
+	"github.com/cayleygraph/quad"
+	"github.com/cayleygraph/quad/pquads"
+	bolt "go.etcd.io/bbolt"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/capgraph/capgraph/extract"
+	"github.com/capgraph/capgraph/extract/synth"
+)
+
+// synthetic returns n extractions of synthetic captions, starting at from.
+func synthetic(t testing.TB, from, n int) []extract.Extraction {
+	t.Helper()
+	gen, err := synth.New(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := extract.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	xs := make([]extract.Extraction, 0, n)
+	for i := from; i < from+n; i++ {
+		xs = append(xs, x.Extract(gen.Caption(i)))
+	}
+	return xs
+}
+
+func loadAll(t testing.TB, s *Store, xs []extract.Extraction) LoadStats {
+	t.Helper()
+	st, err := s.Load(context.Background(), func(yield func(extract.Extraction, error) bool) {
+		for _, x := range xs {
+			if !yield(x, nil) {
+				return
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// TestBulkLoadIsCayleys builds the same captions through Cayley's writer
+// and through the bulk load, and compares the two stores key by key, with
+// ids replaced by the values they stand for: the bulk load must write
+// exactly what Cayley would. Then it adds and replaces captions in both
+// through Cayley, which must find the bulk-loaded store as its own.
+func TestBulkLoadIsCayleys(t *testing.T) {
+	if testing.Short() {
+		t.Skip("extracts 700 synthetic captions")
+	}
+	xs := synthetic(t, 0, 600)
+	twice := slices.Clone(xs[:400])
+	again := xs[17] // the same caption, changed: the bulk load stops there
+	again.Text += " Extra words."
+	twice = append(twice, again)
+	twice = append(twice, xs[400:]...)
+	later := append(synthetic(t, 600, 100), xs[100:150]...)
+	for i := range 50 {
+		later[100+i].Text += " (Updated.)"
+	}
+	for _, tc := range []struct {
+		name    string
+		xs      []extract.Extraction
+		records int // bulkRecords: small ones make many runs
+	}{
+		{"in memory", xs, 1 << 21},
+		{"in runs", xs, 997},
+		{"a caption twice", twice, 997},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer func(n int) { bulkRecords = n }(bulkRecords)
+			bulkRecords = tc.records
+			now := func() time.Time { return time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC) }
+			open := func(noBulk bool) *Store {
+				s, err := Open(context.Background(), filepath.Join(t.TempDir(), "g"), Options{Now: now, ExtractorVersion: "test", BatchSize: 500})
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { s.Close() })
+				s.noBulk = noBulk
+				return s
+			}
+			cayley, bulk := open(true), open(false)
+			empty := bulk.bolt.db()
+			want, got := loadAll(t, cayley, tc.xs), loadAll(t, bulk, tc.xs)
+			if got != want {
+				t.Errorf("bulk load stats %+v, Cayley's %+v", got, want)
+			}
+			if bulk.bolt.db() == empty {
+				t.Fatal("the bulk load did not replace the empty database")
+			}
+			if entries, _ := filepath.Glob(filepath.Join(bulk.addr, "*")); len(entries) != 1 {
+				t.Errorf("store directory holds %v, want only %s", entries, boltFile)
+			}
+			compareStores(t, cayley, bulk)
+
+			want, got = loadAll(t, cayley, later), loadAll(t, bulk, later)
+			if got != want || got.Replaced != 50 {
+				t.Errorf("later load: bulk-loaded store %+v, Cayley's %+v", got, want)
+			}
+			compareStores(t, cayley, bulk)
+		})
+	}
+}
+
+func compareStores(t *testing.T, want, got *Store) {
+	t.Helper()
+	w, g := dumpStore(t, want.bolt.db()), dumpStore(t, got.bolt.db())
+	if len(w) == 0 {
+		t.Fatal("empty store")
+	}
+	if slices.Equal(w, g) {
+		return
+	}
+	wm, gm := map[string]int{}, map[string]int{}
+	for _, l := range w {
+		wm[l]++
+	}
+	for _, l := range g {
+		gm[l]++
+	}
+	n := 0
+	for _, l := range w {
+		if gm[l] < wm[l] && n < 10 {
+			t.Errorf("missing: %s", l)
+			n++
+		}
+	}
+	for _, l := range g {
+		if wm[l] < gm[l] && n < 20 {
+			t.Errorf("extra:   %s", l)
+			n++
+		}
+	}
+	t.Fatalf("stores differ: %d lines against %d", len(g), len(w))
+}
+
+// dumpStore lists every key of a flat store as text, with each id written
+// as the value or quad it stands for, sorted.
+func dumpStore(t *testing.T, db *bolt.DB) []string {
+	t.Helper()
+	var out []string
+	err := db.View(func(tx *bolt.Tx) error {
+		values := map[uint64]string{}
+		quads := map[uint64]*cproto.Primitive{}
+		byHash := map[refs.ValueHash]string{}
+		err := tx.Bucket([]byte("log")).ForEach(func(k, v []byte) error {
+			var p cproto.Primitive
+			if err := proto.Unmarshal(v, &p); err != nil {
+				return err
+			}
+			if binary.BigEndian.Uint64(k) != p.ID || p.Timestamp == 0 {
+				return fmt.Errorf("log key %x holds id %d, time %d", k, p.ID, p.Timestamp)
+			}
+			if !p.IsNode() {
+				quads[p.ID] = &p
+				return nil
+			}
+			val, err := pquads.UnmarshalValue(p.Value)
+			if err != nil {
+				return err
+			}
+			values[p.ID] = quad.ToString(val)
+			byHash[refs.HashOf(val)] = quad.ToString(val)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		name := func(id uint64) string {
+			if id == 0 {
+				return "-"
+			}
+			if v, ok := values[id]; ok {
+				return v
+			}
+			return "?deleted" // a node whose last quad was deleted
+		}
+		quadText := func(id uint64) string {
+			p := quads[id]
+			if p == nil {
+				return fmt.Sprintf("?quad%d", id)
+			}
+			return fmt.Sprintf("%s %s %s %s deleted=%v", name(p.Subject), name(p.Predicate), name(p.Object), name(p.Label), p.Deleted)
+		}
+		for id := range values {
+			out = append(out, "node "+values[id])
+		}
+		for id := range quads {
+			out = append(out, "quad "+quadText(id))
+		}
+		ids := func(key []byte) string {
+			var parts []string
+			for len(key) >= 8 {
+				parts = append(parts, name(binary.BigEndian.Uint64(key)))
+				key = key[8:]
+			}
+			return strings.Join(parts, " ")
+		}
+		for _, index := range []string{"sp", "ops"} {
+			err := tx.Bucket([]byte(index)).ForEach(func(k, v []byte) error {
+				var list []string
+				for len(v) > 0 {
+					id, n := binary.Uvarint(v)
+					if n <= 0 {
+						return fmt.Errorf("%s: bad list", index)
+					}
+					list = append(list, quadText(id))
+					v = v[n:]
+				}
+				out = append(out, index+" "+ids(k)+" : "+strings.Join(list, " | "))
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+		for _, m := range []string{"v", "n"} {
+			err := tx.Bucket([]byte(m)).ForEach(func(k, v []byte) error {
+				var h refs.ValueHash
+				if len(k) != 2+len(h) || string(k[:2]) != string(k[2:4]) {
+					return fmt.Errorf("%s: key %x", m, k)
+				}
+				copy(h[:], k[2:])
+				n, _ := binary.Uvarint(v)
+				if m == "v" {
+					if name(n) != byHash[h] {
+						return fmt.Errorf("v: %s maps to %d, %s", byHash[h], n, name(n))
+					}
+					out = append(out, "v "+name(n))
+				} else {
+					out = append(out, fmt.Sprintf("n %s %d", byHash[h], n))
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return tx.Bucket([]byte("meta")).ForEach(func(k, v []byte) error {
+			out = append(out, fmt.Sprintf("meta %s %x", k, v))
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestBulkLoadCancelled shows that a first load whose context ends leaves
+// the store empty and usable, and nothing of the bulk load behind.
+func TestBulkLoadCancelled(t *testing.T) {
+	xs := synthetic(t, 0, 50)
+	dir := filepath.Join(t.TempDir(), "g")
+	s, err := Open(context.Background(), dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err = s.Load(ctx, func(yield func(extract.Extraction, error) bool) {
+		for i, x := range xs {
+			if i == 30 {
+				cancel()
+			}
+			if !yield(x, nil) {
+				return
+			}
+		}
+	})
+	if err == nil {
+		t.Fatal("cancelled load returned no error")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 || entries[0].Name() != boltFile {
+		t.Errorf("store directory holds %v after a cancelled bulk load", entries)
+	}
+	st, err := s.Stats(context.Background())
+	if err != nil || st.Quads != 0 {
+		t.Fatalf("after a cancelled first load: %d quads, %v", st.Quads, err)
+	}
+	if got := loadAll(t, s, xs); got.Added != 50 {
+		t.Errorf("load after cancel: %+v", got)
+	}
+}
+
+// TestBulkLoadLeftovers shows that a load removes what a killed bulk load
+// left in the store directory.
+func TestBulkLoadLeftovers(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "g")
+	s, err := Open(context.Background(), dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := os.WriteFile(filepath.Join(dir, bulkFile), []byte("half a database"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, bulkRunDir+"123", "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	loadAll(t, s, synthetic(t, 0, 5))
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("store directory holds %v", entries)
+	}
+}
