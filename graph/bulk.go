@@ -59,6 +59,7 @@ type bulkLoad struct {
 	chunk   *bulkChunk
 	chunks  chan *bulkChunk
 	written chan error // the writer's result, once chunks is closed
+	commits int        // transactions committed, by one writer at a time
 	sorters [numSorters]*runSorter
 }
 
@@ -210,6 +211,7 @@ func (b *bulkLoad) write() error {
 				if err != nil {
 					break
 				}
+				b.committed()
 			}
 		}
 		for i, rs := range c.records {
@@ -471,6 +473,7 @@ func (b *bulkLoad) writeSorted(bucket string, s *runSorter, key func([]byte, rec
 		for pb := range batches {
 			if err == nil {
 				err = b.putAll(bucket, pb)
+				b.committed()
 			}
 		}
 		written <- err
@@ -522,6 +525,21 @@ func (b *bulkLoad) writeSorted(bucket string, s *runSorter, key func([]byte, rec
 	}
 	return err
 }
+
+// committed counts a commit, and every releaseCommits drops the database's
+// mapped pages from the resident set (see releaseMap). Each transaction
+// reads the pages the one before it wrote through the map, so without this
+// a 10^6-caption load peaked at 2.5 GB RSS, most of it mapped pages. It
+// is called from one goroutine at a time.
+func (b *bulkLoad) committed() {
+	if b.commits++; b.commits%releaseCommits == 0 {
+		releaseMap(b.db)
+	}
+}
+
+// releaseCommits is how many commits a bulk load makes between releases
+// of its mapped pages: about 2 million keys.
+const releaseCommits = 256
 
 // putAll writes one batch into bucket in one transaction.
 func (b *bulkLoad) putAll(bucket string, pb *putBatch) error {
