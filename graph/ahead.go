@@ -9,33 +9,37 @@ import (
 	"github.com/capgraph/capgraph/extract"
 )
 
-// A modelled extraction carries its quads, built ahead of the loader.
-type modelled struct {
+// A prepared extraction carries what the loader needs of it that needs no
+// store: its content hash and, for a bulk load, its quads.
+type prepared struct {
 	x         extract.Extraction
 	err       error
+	hash      string // ContentHash, when err is nil and x has an id
 	own, desc []quad.Quad
 	ready     bool // own and desc are built
 	done      chan struct{}
 }
 
-// modelAhead yields xs in order, each with its quads built by one of
-// workers goroutines while the caller is still writing earlier captions.
-// A bulk load spends a third of its time in modelQuads, which needs no
-// store, so on a first build it runs beside the writer. prov gives the
-// provenance of one caption; it is called from the workers.
-func modelAhead(xs iter.Seq2[extract.Extraction, error], prov func() Provenance, workers int) iter.Seq[*modelled] {
-	return func(yield func(*modelled) bool) {
+// prepare yields xs in order, each prepared by one of workers goroutines
+// while the caller is still writing earlier captions. Hashing is most of
+// the cost of an unchanged rerun, and modelQuads a third of a bulk load's;
+// neither needs the store, so they run beside the writer. With quads unset
+// only the hash is computed: a load through Cayley builds quads only for
+// the captions that changed. prov gives the provenance of one caption; the
+// workers call it.
+func prepare(xs iter.Seq2[extract.Extraction, error], prov func() Provenance, workers int, quads bool) iter.Seq[*prepared] {
+	return func(yield func(*prepared) bool) {
 		const ahead = 256 // captions in flight
 		var (
-			jobs  = make(chan *modelled, ahead)
-			order = make(chan *modelled, ahead)
+			jobs  = make(chan *prepared, ahead)
+			order = make(chan *prepared, ahead)
 			stop  = make(chan struct{})
 		)
 		go func() {
 			defer close(order)
 			defer close(jobs)
 			for x, err := range xs {
-				m := &modelled{x: x, err: err, done: make(chan struct{})}
+				m := &prepared{x: x, err: err, done: make(chan struct{})}
 				select {
 				case order <- m:
 				case <-stop:
@@ -52,8 +56,12 @@ func modelAhead(xs iter.Seq2[extract.Extraction, error], prov func() Provenance,
 			go func() {
 				for m := range jobs {
 					if m.err == nil && m.x.ID != "" {
-						m.own, m.desc = modelQuads(m.x, prov())
-						m.ready = true
+						p := prov()
+						m.hash = ContentHash(m.x, p.ExtractorVersion)
+						if quads {
+							m.own, m.desc = modelQuadsHashed(m.x, p, m.hash)
+							m.ready = true
+						}
 					}
 					close(m.done)
 				}
@@ -75,21 +83,10 @@ func modelAhead(xs iter.Seq2[extract.Extraction, error], prov func() Provenance,
 
 // quads returns m's quads: those built ahead, or built now with the
 // provenance p at the time now gives.
-func (m *modelled) quads(p Provenance, now func() time.Time) (own, desc []quad.Quad) {
+func (m *prepared) quads(p Provenance, now func() time.Time) (own, desc []quad.Quad) {
 	if m.ready {
 		return m.own, m.desc
 	}
 	p.Time = now()
-	return modelQuads(m.x, p)
-}
-
-// plain yields xs as modelled extractions whose quads are not built.
-func plain(xs iter.Seq2[extract.Extraction, error]) iter.Seq[*modelled] {
-	return func(yield func(*modelled) bool) {
-		for x, err := range xs {
-			if !yield(&modelled{x: x, err: err}) {
-				return
-			}
-		}
-	}
+	return modelQuadsHashed(m.x, p, m.hash)
 }

@@ -323,3 +323,44 @@ func TestBulkLoadLeftovers(t *testing.T) {
 		t.Errorf("store directory holds %v", entries)
 	}
 }
+
+// TestHasLiteral shows that the one-read check of a content hash in the
+// embedded store agrees with a scan for a quad: the hash of a replaced
+// caption is gone, the new one is there, on a bulk-loaded store and after
+// Cayley's writer replaced captions in it.
+func TestHasLiteral(t *testing.T) {
+	xs := synthetic(t, 0, 20)
+	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "g"), Options{ExtractorVersion: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	check := func(x extract.Extraction, want bool) {
+		t.Helper()
+		h := quad.String(ContentHash(x, "test"))
+		got, err := s.hasLiteral(context.Background(), h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scan, err := s.isObject(context.Background(), h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want || scan != want {
+			t.Errorf("caption %s: hasLiteral %v, isObject %v, want %v", x.ID, got, scan, want)
+		}
+	}
+	loadAll(t, s, xs)
+	changed := slices.Clone(xs[:5])
+	for i := range changed {
+		changed[i].Text += " Changed."
+		check(xs[i], true)
+		check(changed[i], false)
+	}
+	loadAll(t, s, changed)
+	for i := range changed {
+		check(xs[i], false)
+		check(changed[i], true)
+	}
+	check(xs[10], true)
+}

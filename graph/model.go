@@ -46,7 +46,13 @@ func Quads(x extract.Extraction, p Provenance) []quad.Quad {
 // modelQuads returns the caption's own quads and the entity descriptions
 // apart.
 func modelQuads(x extract.Extraction, p Provenance) (own, desc []quad.Quad) {
+	return modelQuadsHashed(x, p, ContentHash(x, p.ExtractorVersion))
+}
+
+// modelQuadsHashed is modelQuads given the extraction's ContentHash.
+func modelQuadsHashed(x extract.Extraction, p Provenance, hash string) (own, desc []quad.Quad) {
 	b := newBuilder(x, p)
+	b.hash = hash
 	b.build()
 	return b.out, b.desc
 }
@@ -61,6 +67,7 @@ type builder struct {
 	seen  map[quad.Quad]struct{}
 	ents  map[string]int // entity id -> index of its first entity
 	runes []rune
+	hash  string // ContentHash(x, p.ExtractorVersion)
 }
 
 func newBuilder(x extract.Extraction, p Provenance) *builder {
@@ -115,7 +122,7 @@ func (b *builder) build() {
 		b.add(b.g, provGeneratedAtTime, quad.TypedString{
 			Value: quad.String(b.p.Time.UTC().Format(time.RFC3339)), Type: xsdDateTime})
 	}
-	b.add(b.g, cgContentHash, str(ContentHash(x, b.p.ExtractorVersion)))
+	b.add(b.g, cgContentHash, str(b.hash))
 
 	// The photo.
 	b.add(b.photo, rdfType, schemaPhotograph)

@@ -368,14 +368,11 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 		return nil
 	}
 	sinceProgress := 0 // quads staged by the bulk load since the last Progress
-	items := plain(xs)
-	if bulk != nil {
-		items = modelAhead(xs, func() Provenance {
-			p := prov
-			p.Time = s.opts.Now()
-			return p
-		}, runtime.GOMAXPROCS(0))
-	}
+	items := prepare(xs, func() Provenance {
+		p := prov
+		p.Time = s.opts.Now()
+		return p
+	}, runtime.GOMAXPROCS(0), bulk != nil)
 	for m := range items {
 		x, err := m.x, m.err
 		if err != nil {
@@ -428,8 +425,7 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 				return st, err
 			}
 		}
-		hash := ContentHash(x, s.opts.ExtractorVersion)
-		if stored, err := s.isObject(ctx, quad.String(hash)); err != nil {
+		if stored, err := s.hasLiteral(ctx, quad.String(m.hash)); err != nil {
 			return st, fmt.Errorf("graph: read %s: %w", s.addr, err)
 		} else if stored {
 			st.Unchanged++
@@ -985,4 +981,16 @@ func (s *Store) isObject(ctx context.Context, v quad.Value) (bool, error) {
 	defer sc.Close()
 	ok := sc.Next(ctx)
 	return ok, sc.Err()
+}
+
+// hasLiteral reports whether a literal is the object of a quad in the
+// store. In the embedded store that is one look-up: a literal can only be
+// an object, and Cayley's kv store deletes a value once no quad names it,
+// so a value found is named. Elsewhere it is isObject.
+func (s *Store) hasLiteral(ctx context.Context, v quad.Value) (bool, error) {
+	if s.bolt == nil {
+		return s.isObject(ctx, v)
+	}
+	ref, err := s.qs.ValueOf(v)
+	return err == nil && ref != nil, err
 }
