@@ -163,7 +163,7 @@ func newBulkLoad(dir string) (*bulkLoad, error) {
 	for i := range b.sorters {
 		b.sorters[i] = newRunSorter(runs, bulkRecords)
 	}
-	go func() { b.written <- b.write() }()
+	go func(chunks <-chan *bulkChunk) { b.written <- b.write(chunks) }(b.chunks)
 	return b, nil
 }
 
@@ -178,14 +178,14 @@ func removeBulkLeftovers(dir string) {
 // write is the writer's goroutine: it appends the chunks' log entries to
 // the log, in transactions of putsPerTx, and adds their records to the
 // sorters. After an error it drains chunks without writing.
-func (b *bulkLoad) write() error {
+func (b *bulkLoad) write(chunks <-chan *bulkChunk) error {
 	var (
 		tx  *bolt.Tx
 		log *bolt.Bucket
 		err error
 		n   int
 	)
-	for c := range b.chunks {
+	for c := range chunks {
 		if err != nil {
 			continue
 		}
