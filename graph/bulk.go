@@ -568,8 +568,10 @@ func (b *bulkLoad) abandon() {
 		b.chunks = nil
 		<-b.written
 	}
-	b.db.Close()
-	os.Remove(b.path)
+	if b.db != nil {
+		b.db.Close()
+		os.Remove(b.path)
+	}
 	for _, s := range b.sorters {
 		s.close()
 	}

@@ -72,7 +72,8 @@ type Options struct {
 	// them in LoadStats.Skipped, instead of stopping at the first.
 	KeepGoing bool
 	// Progress, when set, is called by Load after each committed batch
-	// with the running totals.
+	// with the running totals; during a bulk load, which commits once at
+	// the end, after each BatchSize quads read.
 	Progress func(LoadStats)
 }
 
@@ -271,7 +272,7 @@ type LoadStats struct {
 // batches already committed stay.
 //
 // The first Load into an empty embedded store is a bulk load (bulk.go):
-// it writes the same keys as Cayley would, about five times faster, into a
+// it writes the same keys as Cayley would, about ten times faster, into a
 // new file that replaces the empty one when Load ends. Until then nothing
 // is committed: a crash or a cancelled ctx leaves the store empty, and an
 // error from xs or a caption without an id commits what was read before it.
@@ -536,6 +537,7 @@ func (s *Store) commitBulk(bl *bulkLoad) error {
 		}
 	}
 	old := s.bolt.kv.swap(bl.db)
+	bl.db = nil // the store's now: abandon must not close it
 	return old.Close()
 }
 
