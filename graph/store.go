@@ -82,7 +82,7 @@ type Options struct {
 // queries may run beside it.
 type Store struct {
 	qs   cgraph.QuadStore
-	read cgraph.QuadStore // what queries run on: qs, or sqlQueries{qs}
+	read cgraph.QuadStore // what queries run on: qs, boltQueries or sqlQueries{qs}
 	bolt *boltHandle      // the embedded store's database, else nil
 	addr string
 	opts Options
@@ -195,7 +195,15 @@ func Open(ctx context.Context, addr string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("graph: open %s: %w", s.addr, err)
 	}
 	s.read = s.qs
-	if s.bolt == nil && addr != "" {
+	switch kqs, ok := s.qs.(*kv.QuadStore); {
+	case ok && s.bolt != nil:
+		q, err := newBoltQueries(ctx, kqs, s.bolt.kv)
+		if err != nil {
+			s.qs.Close()
+			return nil, fmt.Errorf("graph: open %s: %w", s.addr, err)
+		}
+		s.read = q
+	case addr != "":
 		s.read = sqlQueries{s.qs}
 	}
 	log.Debug("opened store", "store", s.addr)

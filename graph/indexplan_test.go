@@ -1,0 +1,193 @@
+package graph
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cayleygraph/cayley/graph/kv"
+	"github.com/cayleygraph/cayley/query/path"
+	"github.com/cayleygraph/cayley/query/shape"
+	"github.com/cayleygraph/quad"
+)
+
+// planQueries are Gizmo programs that exercise every step boltQueries
+// plans: In and Out from one node, from several and from a path; Save,
+// SaveOpt, Has, Is and Back, which check nodes; predicates as tags; and
+// steps no index serves. $G, $P, $R and $X stand for the armed group and
+// the place in most photos, the place with most places in it, and a
+// photo of a group.
+var planQueries = []string{
+	`g.V("$G").In("<https://schema.org/mentions>").All()`,
+	`g.V("$G").In("<https://schema.org/mentions>").Tag("photo").SaveOpt("<https://schema.org/identifier>", "cid").SaveOpt("<https://schema.org/dateCreated>", "date").All()`,
+	`g.V("$G").In("<https://schema.org/mentions>").Out("<https://schema.org/contentLocation>").Tag("place").All()`,
+	`g.V("$G", "$P").In(["<https://schema.org/mentions>", "<https://schema.org/contentLocation>"]).Tag("photo").Save("<https://schema.org/creator>", "who").All()`,
+	`g.V("$X").Out().All()`,
+	`g.V("$X").Out(null, "rel").All()`,
+	`g.V("$P").In(null, "rel").All()`,
+	`g.V("$X").Tag("x").Out("<https://schema.org/mentions>").Has("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>", "<https://capgraph.org/ns#ArmedGroup>").Back("x").All()`,
+	`g.V("<https://capgraph.org/ns#ArmedGroup>").In("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>").Tag("group").In("<https://schema.org/mentions>").Tag("photo").Out("<https://schema.org/contentLocation>").Tag("place").All()`,
+	`g.V("<https://schema.org/Place>").In("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>").Tag("p").In("<https://schema.org/contentLocation>").Is("$X").All()`,
+	`g.V().Has("<https://schema.org/contentLocation>", "$P").SaveOpt("<https://schema.org/dateCreated>", "d").All()`,
+	`g.V("$R").FollowRecursive(g.M().In(["<https://capgraph.org/ns#locatedIn>", "<https://schema.org/containedInPlace>"]), 5).All()`,
+	`g.V().HasR("<https://schema.org/mentions>").Has("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>", "<https://capgraph.org/ns#ArmedGroup>").All()`,
+	`g.V("$G").InPredicates().All()`,
+	`g.V("$X").LabelContext(null).Out("<https://schema.org/mentions>").All()`,
+	`g.Emit(g.V("$P").In("<https://schema.org/contentLocation>").Count())`,
+	`g.V("$P").In("<https://schema.org/contentLocation>").Save("<https://schema.org/mentions>", "m").Out("<https://schema.org/contentLocation>").All()`,
+	`g.V("$P").In("<https://schema.org/contentLocation>").Intersect(g.V("<https://capgraph.org/ns#ArmedGroup>").In("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>").Tag("group").SaveOpt("<https://schema.org/alternateName>", "alt").In("<https://schema.org/mentions>")).All()`,
+	`g.V("$P").In("<https://schema.org/contentLocation>").Intersect(g.V("$G", "$P").In("<https://schema.org/contentLocation>")).All()`,
+}
+
+// TestBoltQueriesPlanLikeCayley runs planQueries on a store whose captions
+// were loaded, then partly replaced (so its indexes list dead quads), with
+// boltQueries' plans and with Cayley's, and wants the same results, path
+// for path.
+func TestBoltQueriesPlanLikeCayley(t *testing.T) {
+	if testing.Short() {
+		t.Skip("extracts 450 synthetic captions")
+	}
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "g"), Options{Now: fixedNow, ExtractorVersion: "test", BatchSize: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	xs := synthetic(t, 0, 400)
+	loadAll(t, s, xs)
+	later := append(synthetic(t, 400, 50), xs[:80]...)
+	for i := range 80 {
+		later[50+i].Text += " (Updated.)"
+	}
+	if st := loadAll(t, s, later); st.Replaced != 80 {
+		t.Fatalf("replaced %d captions, want 80", st.Replaced)
+	}
+	if _, ok := s.read.(*boltQueries); !ok {
+		t.Fatalf("queries run on %T, want *boltQueries", s.read)
+	}
+
+	// A group, a place and a photo with the most links, so that every
+	// query has rows.
+	pick := func(q string) string {
+		rows := gizmoRows(t, s, q)
+		if len(rows) == 0 {
+			t.Fatalf("no node for %s", q)
+		}
+		var r struct{ ID string }
+		json.Unmarshal([]byte(rows[0]), &r)
+		return "<" + r.ID + ">"
+	}
+	most := func(class, link string) string { // the member of class that most photos link to
+		return pick(`var best = null, n = -1; g.V("<` + class + `>").In("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>").ForEach(function (d) {
+			var c = g.V(d.id).In("<` + link + `>").ToArray().length; if (c > n) { n = c; best = d.id } }); g.Emit({id: best.slice(1, -1)})`)
+	}
+	vars := strings.NewReplacer(
+		"$G", most("https://capgraph.org/ns#ArmedGroup", "https://schema.org/mentions"),
+		"$P", most("https://schema.org/Place", "https://schema.org/contentLocation"),
+		"$R", most("https://schema.org/Place", "https://capgraph.org/ns#locatedIn"),
+		"$X", pick(`g.V("<https://capgraph.org/ns#ArmedGroup>").In("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>").In("<https://schema.org/mentions>").Limit(1).ForEach(function (d) { g.Emit({id: d.id.slice(1, -1)}) })`),
+	)
+	bolt := s.read
+	for _, q := range planQueries {
+		q = vars.Replace(q)
+		s.read = bolt
+		got := gizmoRows(t, s, q)
+		s.read = s.qs
+		want := gizmoRows(t, s, q)
+		t.Logf("%d rows: %.120s", len(want), q)
+		if len(want) == 0 {
+			t.Errorf("%s: no rows; the test proves nothing", q)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s:\n got %d rows %.300q\nwant %d rows %.300q", q, len(got), got, len(want), want)
+		}
+	}
+}
+
+// gizmoRows runs a Gizmo program and returns its results as sorted JSON.
+func gizmoRows(t *testing.T, s *Store, q string) []string {
+	t.Helper()
+	var rows []string
+	for r, err := range s.Query(context.Background(), "gizmo", q, 0) {
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows = append(rows, string(b))
+	}
+	slices.Sort(rows)
+	return rows
+}
+
+// TestBoltQueriesUseIndexPrefixes checks that the steps Cayley's kv store
+// plans as scans of every quad of a node get an index prefix instead.
+func TestBoltQueriesUseIndexPrefixes(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "g"), Options{Now: fixedNow, ExtractorVersion: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	loadAll(t, s, synthetic(t, 0, 20))
+	q := s.read.(*boltQueries)
+	rows := gizmoRows(t, s, `g.V("<https://schema.org/Photograph>").In("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>").Tag("photo").Out("<https://schema.org/contentLocation>").Limit(1).ForEach(function (d) { g.Emit([d.photo.slice(1, -1), d.id.slice(1, -1)]) })`)
+	var pair [2]string
+	if len(rows) != 1 || json.Unmarshal([]byte(rows[0]), &pair) != nil {
+		t.Fatalf("no photo with a place: %q", rows)
+	}
+	photo, place := quad.IRI(pair[0]), quad.IRI(pair[1])
+	S := "https://schema.org/"
+	for _, tc := range []struct {
+		name         string
+		p            *path.Path
+		next, lookup string // the planned indexes' directions, "" for Cayley's plan
+	}{
+		{"In from a node", path.StartPath(q, place).In(quad.IRI(S + "contentLocation")), "ops", "ops"},
+		{"Out from a node", path.StartPath(q, photo).Out(quad.IRI(S + "contentLocation")), "sp", "ops"},
+		{"SaveOpt", path.StartPath(q, photo).SaveOptional(quad.IRI(S+"dateCreated"), "date"), "", "sp"},
+		{"Out from a path", path.StartPath(q, place).In(quad.IRI(S + "contentLocation")).Out(quad.IRI(S + "mentions")), "sp", "ops"},
+		{"In from nodes", path.StartPath(q, place, photo).In(quad.IRI(S + "contentLocation")), "ops", "sp"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o, _ := shape.Optimize(ctx, tc.p.Shape(), q)
+			var next, lookup *kv.QuadIndex
+			found := false
+			shape.Walk(o, func(s shape.Shape) bool {
+				switch s := s.(type) {
+				case *indexLinks:
+					next, lookup, found = s.next, s.lookup, true
+				case *indexJoin:
+					next, lookup, found = s.next, s.lookup, true
+				}
+				return !found
+			})
+			if !found {
+				t.Fatalf("no index plan in %#v", o)
+			}
+			if got := dirString(next); got != tc.next {
+				t.Errorf("next on %q, want %q", got, tc.next)
+			}
+			if got := dirString(lookup); got != tc.lookup {
+				t.Errorf("lookup on %q, want %q", got, tc.lookup)
+			}
+		})
+	}
+}
+
+// dirString names an index by its directions' letters, "" for none.
+func dirString(ind *kv.QuadIndex) string {
+	if ind == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, d := range ind.Dirs {
+		b.WriteByte(d.Prefix())
+	}
+	return b.String()
+}
