@@ -24,7 +24,7 @@ var benchParams = map[string]map[string]string{
 	"entity":                {"name": "Haresta"},
 	"provenance":            {"subject": "Saraqeb", "relation": "located_in", "object": "Idlib"},
 	"agencies":              {},
-	"aliases":               {"name": "SDF"},
+	"aliases":               {"name": "Houthi movement"},
 }
 
 // BenchmarkSavedQueries runs every built-in against the store named by
