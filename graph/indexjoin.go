@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	cgraph "github.com/cayleygraph/cayley/graph"
 	"github.com/cayleygraph/cayley/graph/iterator"
@@ -11,30 +12,36 @@ import (
 	"github.com/cayleygraph/cayley/graph/refs"
 	"github.com/cayleygraph/cayley/query/shape"
 	"github.com/cayleygraph/quad"
+	hkv "github.com/hidal-go/hidalgo/kv"
 )
 
 // join plans a step from a path, such as Out(p) after In(q): the quads
-// whose direction from holds a node of the path and whose other
-// directions have fixed values, and their direction s.Dir. Cayley's kv
-// store reads every quad of each node of the path and keeps those with
-// the fixed values; join scans, for each node, the index key prefix of
-// the node and the fixed values. It returns nil when the step is not of
-// that form or no index has such a prefix.
+// whose direction dir holds a node of the path and whose other directions
+// have fixed values, one or several each, and their direction s.Dir.
+// Cayley's kv store reads every quad of each node of the path and keeps
+// those with the fixed values; join scans, for each node, the index key
+// prefixes of the node and the fixed values. With no path, the fixed
+// filter with several values stands in for it: In([p, q]) from a set of
+// nodes. It returns nil when the step is not of that form or no index
+// has such a prefix.
 func (q *boltQueries) join(s shape.NodesFrom) *indexJoin {
 	filters, ok := s.Quads.(shape.Quads)
 	if !ok {
 		return nil
 	}
-	j := &indexJoin{q: q, result: s.Dir, generic: s, filter: make(map[quad.Direction]uint64)}
+	j := &indexJoin{q: q, result: s.Dir, generic: s, filter: make(map[quad.Direction][]uint64)}
 	var fixed []quad.Direction
-	for _, f := range filters {
-		if v, ok := shape.One(f.Values); ok {
-			id, ok := v.(kv.Int64Value)
-			if _, dup := j.filter[f.Dir]; !ok || dup {
+	var several *shape.QuadFilter // a fixed filter with several values, the path if there is none
+	for i, f := range filters {
+		if ids, ok := fixedIDs(f.Values); ok {
+			if _, dup := j.filter[f.Dir]; dup || len(ids) == 0 {
 				return nil
 			}
-			j.filter[f.Dir] = uint64(id)
+			j.filter[f.Dir] = ids
 			fixed = append(fixed, f.Dir)
+			if len(ids) > 1 && several == nil {
+				several = &filters[i]
+			}
 			continue
 		}
 		if sv, ok := f.Values.(shape.Save); ok {
@@ -51,10 +58,12 @@ func (q *boltQueries) join(s shape.NodesFrom) *indexJoin {
 		}
 		j.from, j.dir = f.Values, f.Dir
 	}
-	if j.from == nil || j.dir == j.result || len(fixed) == 0 {
-		return nil
+	if j.from == nil && several != nil {
+		j.from, j.dir = several.Values, several.Dir
+		delete(j.filter, several.Dir)
+		fixed = slices.DeleteFunc(fixed, func(d quad.Direction) bool { return d == several.Dir })
 	}
-	if _, ok := j.filter[j.dir]; ok {
+	if j.from == nil || j.dir == j.result || len(fixed) == 0 {
 		return nil
 	}
 	j.next = q.prefixIndex(append(fixed[:len(fixed):len(fixed)], j.dir))
@@ -65,6 +74,24 @@ func (q *boltQueries) join(s shape.NodesFrom) *indexJoin {
 		return nil
 	}
 	return j
+}
+
+// fixedIDs returns the node ids of a shape of fixed values, and false if
+// it is not one or a value is not a kv node.
+func fixedIDs(s shape.Shape) ([]uint64, bool) {
+	f, ok := s.(shape.Fixed)
+	if !ok {
+		return nil, false
+	}
+	ids := make([]uint64, len(f))
+	for i, v := range f {
+		id, ok := v.(kv.Int64Value)
+		if !ok {
+			return nil, false
+		}
+		ids[i] = uint64(id)
+	}
+	return ids, true
 }
 
 // indexJoin is a shape.NodesFrom planned as an index nested-loop join:
@@ -78,7 +105,7 @@ type indexJoin struct {
 	result  quad.Direction
 	dir     quad.Direction
 	from    shape.Shape
-	filter  map[quad.Direction]uint64
+	filter  map[quad.Direction][]uint64
 	save    map[quad.Direction][]string
 	next    *kv.QuadIndex
 	lookup  *kv.QuadIndex
@@ -91,18 +118,28 @@ func (j *indexJoin) BuildIterator(qs cgraph.QuadStore) iterator.Shape {
 
 func (j *indexJoin) Optimize(context.Context, shape.Optimizer) (shape.Shape, bool) { return j, false }
 
-// key returns the index key prefix of the filter's values and node in
-// direction d.
-func (j *indexJoin) key(ind *kv.QuadIndex, d quad.Direction, node uint64) []uint64 {
-	vals := make([]uint64, len(j.filter)+1)
-	for i, x := range ind.Dirs[:len(vals)] {
+// prefixes returns the index key prefixes of node in direction d and
+// every combination of the filter's values.
+func (j *indexJoin) prefixes(ind *kv.QuadIndex, d quad.Direction, node uint64) []hkv.Key {
+	combos := [][]uint64{nil}
+	for _, x := range ind.Dirs[:len(j.filter)+1] {
+		vals := j.filter[x]
 		if x == d {
-			vals[i] = node
-		} else {
-			vals[i] = j.filter[x]
+			vals = []uint64{node}
 		}
+		next := make([][]uint64, 0, len(combos)*len(vals))
+		for _, c := range combos {
+			for _, v := range vals {
+				next = append(next, append(c[:len(c):len(c)], v))
+			}
+		}
+		combos = next
 	}
-	return vals
+	keys := make([]hkv.Key, len(combos))
+	for i, c := range combos {
+		keys[i] = ind.Key(c)
+	}
+	return keys
 }
 
 type joinIterator struct {
@@ -165,26 +202,19 @@ type joinScan struct {
 }
 
 func (s *joinScan) Next(ctx context.Context) bool {
-	for {
-		if s.prefix != nil && s.next(ctx) {
-			return true
-		}
+	for !s.next(ctx) {
 		if s.err != nil {
 			return false
 		}
-		if s.keys != nil {
-			s.err = s.keys.Close()
-			s.keys = nil
-		}
-		s.prefix = nil
 		if !s.from.Next(ctx) {
 			s.err = s.from.Err()
 			return false
 		}
 		if node, ok := s.from.Result().(kv.Int64Value); ok {
-			s.prefix = s.j.next.Key(s.j.key(s.j.next, s.j.dir, uint64(node)))
+			s.reset(s.j.prefixes(s.j.next, s.j.dir, uint64(node)))
 		}
 	}
+	return true
 }
 
 // NextPath moves to from's next path to the same node, as Cayley's
@@ -216,16 +246,12 @@ type joinLookup struct {
 }
 
 func (c *joinLookup) Contains(ctx context.Context, v refs.Ref) bool {
-	if c.keys != nil {
-		c.err = errors.Join(c.err, c.keys.Close())
-		c.keys = nil
-	}
-	c.ids, c.prim = c.ids[:0], nil
+	c.reset(nil)
 	node, ok := v.(kv.Int64Value)
 	if !ok || c.err != nil {
 		return false
 	}
-	c.prefix = c.j.lookup.Key(c.j.key(c.j.lookup, c.j.result, uint64(node)))
+	c.reset(c.j.prefixes(c.j.lookup, c.j.result, uint64(node)))
 	return c.advance(ctx)
 }
 

@@ -176,7 +176,7 @@ func (it *linksIterator) Iterate() iterator.Scanner {
 	if it.l.next == nil {
 		return it.cayleys().Iterate()
 	}
-	return &linksScan{l: it.l, prefix: it.l.key(it.l.next, nil)}
+	return &linksScan{l: it.l, prefixes: []hkv.Key{it.l.key(it.l.next, nil)}}
 }
 
 func (it *linksIterator) Lookup() iterator.Index {
@@ -244,19 +244,28 @@ func (it *linksIterator) String() string {
 	return fmt.Sprintf("IndexLinks(%v, next %v, lookup %v)", it.l.qa.Result, it.l.next, it.l.lookup)
 }
 
-// linksScan lists the quads under an index key prefix, in key order,
-// with the quad's direction qa.Result as its result.
+// linksScan lists the quads under index key prefixes, in key order, with
+// the quad's direction qa.Result as its result.
 type linksScan struct {
-	l      *indexLinks
-	prefix hkv.Key
-	tx     hkv.Tx
-	keys   hkv.Iterator
-	ids    []uint64
-	prim   *cproto.Primitive
-	err    error
+	l        *indexLinks
+	prefixes []hkv.Key // to scan after keys
+	tx       hkv.Tx
+	keys     hkv.Iterator
+	ids      []uint64
+	prim     *cproto.Primitive
+	err      error
 }
 
-// next moves to the next live quad under the prefix.
+// reset starts a scan of prefixes, dropping what is left of the last one.
+func (s *linksScan) reset(prefixes []hkv.Key) {
+	if s.keys != nil {
+		s.err = errors.Join(s.err, s.keys.Close())
+		s.keys = nil
+	}
+	s.prefixes, s.ids, s.prim = prefixes, s.ids[:0], nil
+}
+
+// next moves to the next live quad under the prefixes.
 func (s *linksScan) next(ctx context.Context) bool {
 	s.prim = nil
 	if s.err != nil {
@@ -267,14 +276,22 @@ func (s *linksScan) next(ctx context.Context) bool {
 			return false
 		}
 	}
-	if s.keys == nil {
-		s.keys = s.tx.Scan(ctx, options.WithPrefixKV(s.prefix))
-	}
 	for {
 		for len(s.ids) == 0 {
+			if s.keys == nil {
+				if len(s.prefixes) == 0 {
+					return false
+				}
+				s.keys = s.tx.Scan(ctx, options.WithPrefixKV(s.prefixes[0]))
+				s.prefixes = s.prefixes[1:]
+			}
 			if !s.keys.Next(ctx) {
-				s.err = s.keys.Err()
-				return false
+				s.err = errors.Join(s.keys.Err(), s.keys.Close())
+				s.keys = nil
+				if s.err != nil {
+					return false
+				}
+				continue
 			}
 			if s.ids, s.err = decodeIDs(s.ids[:0], s.keys.Val()); s.err != nil {
 				return false
@@ -322,12 +339,8 @@ func (s *linksScan) TagResults(dst map[string]refs.Ref) {
 func (s *linksScan) Err() error { return s.err }
 
 func (s *linksScan) Close() error {
-	s.ids, s.prim = nil, nil
-	var err error
-	if s.keys != nil {
-		err = s.keys.Close()
-		s.keys = nil
-	}
+	s.reset(nil)
+	err := s.err
 	if s.tx != nil {
 		err = errors.Join(err, s.tx.Close())
 		s.tx = nil
@@ -343,17 +356,13 @@ func (s *linksScan) String() string { return fmt.Sprintf("IndexLinksScan(%v)", s
 type linksLookup struct{ linksScan }
 
 func (c *linksLookup) Contains(ctx context.Context, v refs.Ref) bool {
-	if c.keys != nil {
-		c.err = errors.Join(c.err, c.keys.Close())
-		c.keys = nil
-	}
-	c.ids, c.prim = c.ids[:0], nil
+	c.reset(nil)
 	node, ok := v.(kv.Int64Value)
 	if !ok || c.err != nil {
 		return false
 	}
 	id := uint64(node)
-	c.prefix = c.l.key(c.l.lookup, &id)
+	c.reset([]hkv.Key{c.l.key(c.l.lookup, &id)})
 	return c.next(ctx)
 }
 

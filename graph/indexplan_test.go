@@ -37,6 +37,9 @@ var planQueries = []string{
 	`g.V("$G").InPredicates().All()`,
 	`g.V("$X").LabelContext(null).Out("<https://schema.org/mentions>").All()`,
 	`g.Emit(g.V("$P").In("<https://schema.org/contentLocation>").Count())`,
+	`g.V("<https://schema.org/Person>").In("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>").Tag("person").In(["<https://schema.org/about>", "<https://schema.org/mentions>"]).Tag("photo").All()`,
+	`g.V("$G").In("<https://schema.org/mentions>").Out(["<https://schema.org/contentLocation>", "<https://schema.org/creator>"]).All()`,
+	`g.V("Free Syrian Army", "FSA", "$G").In(["<https://schema.org/name>", "<https://schema.org/alternateName>"]).All()`,
 	`g.V("$P").In("<https://schema.org/contentLocation>").Save("<https://schema.org/mentions>", "m").Out("<https://schema.org/contentLocation>").All()`,
 	`g.V("$P").In("<https://schema.org/contentLocation>").Intersect(g.V("<https://capgraph.org/ns#ArmedGroup>").In("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>").Tag("group").SaveOpt("<https://schema.org/alternateName>", "alt").In("<https://schema.org/mentions>")).All()`,
 	`g.V("$P").In("<https://schema.org/contentLocation>").Intersect(g.V("$G", "$P").In("<https://schema.org/contentLocation>")).All()`,
@@ -153,6 +156,7 @@ func TestBoltQueriesUseIndexPrefixes(t *testing.T) {
 		{"SaveOpt", path.StartPath(q, photo).SaveOptional(quad.IRI(S+"dateCreated"), "date"), "", "sp"},
 		{"Out from a path", path.StartPath(q, place).In(quad.IRI(S + "contentLocation")).Out(quad.IRI(S + "mentions")), "sp", "ops"},
 		{"In from nodes", path.StartPath(q, place, photo).In(quad.IRI(S + "contentLocation")), "ops", "sp"},
+		{"Out by two predicates from a path", path.StartPath(q, place).In(quad.IRI(S+"contentLocation")).Out(quad.IRI(S+"mentions"), quad.IRI(S+"about")), "sp", "ops"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o, _ := shape.Optimize(ctx, tc.p.Shape(), q)
