@@ -7,6 +7,7 @@
 //   uniq(xs)           xs without repeats, in first-seen order
 //   bare(v)            an IRI or typed literal as its plain text
 //   label(node)        the least of a node's schema:name values, "" if none
+//   labelAll(nodes)    looks up the labels of many nodes in one query, for label()
 //   named(spellings)   nodes named or alternately named by any spelling, and <IRI>s as given
 //   within(seeds)      seeds and every place inside one (capgraph:locatedIn or
 //                      schema:containedInPlace), up to 5 steps
@@ -23,8 +24,17 @@ function bare(v) { // "<iri>" -> iri, "\"lex\"^^<type>" -> lex
 }
 var labels = {};
 function label(n) { // the least of a node's schema:name values, "" if none
-  if (!(n in labels)) { var ns = g.V(n).Out(P(S + "name")).ToArray().map(bare).sort(); labels[n] = ns.length ? ns[0] : ""; }
+  if (!(n in labels)) labelAll([n]);
   return labels[n];
+}
+function labelAll(ns) { // label() for many nodes with one query: call it before a loop of label()s
+  var todo = uniq(ns.filter(function (n) { return !(n in labels); }));
+  if (!todo.length) return;
+  todo.forEach(function (n) { labels[n] = ""; });
+  g.V.apply(g, todo).Tag("n").Out(P(S + "name")).ForEach(function (d) {
+    var v = bare(d.id);
+    if (labels[d.n] == "" || v < labels[d.n]) labels[d.n] = v;
+  });
 }
 function named(spellings) { // nodes with a schema:name or schema:alternateName spelled so, and nodes given as <IRI>
   var lits = [], out = [];
