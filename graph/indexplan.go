@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 
 	cgraph "github.com/cayleygraph/cayley/graph"
 	"github.com/cayleygraph/cayley/graph/iterator"
@@ -15,6 +16,7 @@ import (
 	"github.com/cayleygraph/cayley/graph/refs"
 	"github.com/cayleygraph/cayley/query/shape"
 	"github.com/cayleygraph/quad"
+	"github.com/cayleygraph/quad/pquads"
 	hkv "github.com/hidal-go/hidalgo/kv"
 	"github.com/hidal-go/hidalgo/kv/options"
 	"google.golang.org/protobuf/proto"
@@ -45,6 +47,7 @@ type boltQueries struct {
 	*kv.QuadStore
 	db      hkv.KV
 	indexes []kv.QuadIndex // the store's, in the order kv keeps them
+	names   *queryNames    // set for one query by forQuery
 }
 
 // newBoltQueries wraps qs, whose key-value store is db, reading the list
@@ -412,4 +415,88 @@ func countIDs(b []byte) (int64, error) {
 		b = b[w:]
 	}
 	return n, nil
+}
+
+// forQuery returns q for one query, which reads node values (NameOf)
+// through names; endQuery ends it.
+func (q *boltQueries) forQuery() *boltQueries {
+	c := *q
+	c.names = &queryNames{db: q.db, values: make(map[uint64]quad.Value)}
+	return &c
+}
+
+func (q *boltQueries) endQuery() error { return q.names.close() }
+
+// NameOf returns a node's value. Gizmo asks it for every tag of every
+// result; kv opens a read transaction and decodes the value for each. In
+// a query (forQuery), a node's value is read once, through one
+// transaction.
+func (q *boltQueries) NameOf(v refs.Ref) (quad.Value, error) {
+	id, ok := v.(kv.Int64Value)
+	if q.names == nil || !ok || id == 0 {
+		return q.QuadStore.NameOf(v)
+	}
+	if qv, ok := q.names.value(uint64(id)); ok {
+		return qv, nil
+	}
+	return q.QuadStore.NameOf(v)
+}
+
+// maxQueryNames bounds the values a query keeps: about 6 MB.
+const maxQueryNames = 1 << 16
+
+// queryNames reads node values for one query. Gizmo calls NameOf from
+// its own goroutine while the query's caller may end it, hence the lock.
+type queryNames struct {
+	mu     sync.Mutex
+	db     hkv.KV
+	tx     hkv.Tx
+	closed bool
+	values map[uint64]quad.Value
+}
+
+// value returns node id's value, and false when this query's transaction
+// cannot give it: after the query ended, on an error, or for a node
+// written since the transaction began. kv then reads it afresh.
+func (n *queryNames) value(id uint64) (quad.Value, bool) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if v, ok := n.values[id]; ok {
+		return v, true
+	}
+	if n.closed {
+		return nil, false
+	}
+	ctx := context.Background()
+	if n.tx == nil {
+		tx, err := n.db.Tx(ctx, false)
+		if err != nil {
+			return nil, false
+		}
+		n.tx = tx
+	}
+	p, err := readPrimitive(ctx, n.tx, id)
+	if err != nil || p == nil || !p.IsNode() {
+		return nil, false
+	}
+	v, err := pquads.UnmarshalValue(p.Value)
+	if err != nil {
+		return nil, false
+	}
+	if len(n.values) < maxQueryNames {
+		n.values[id] = v
+	}
+	return v, true
+}
+
+func (n *queryNames) close() error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.closed, n.values = true, nil
+	if n.tx == nil {
+		return nil
+	}
+	err := n.tx.Close()
+	n.tx = nil
+	return err
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/cayleygraph/cayley/graph/kv"
+	"github.com/cayleygraph/cayley/graph/refs"
 	"github.com/cayleygraph/cayley/query/path"
 	"github.com/cayleygraph/cayley/query/shape"
 	"github.com/cayleygraph/quad"
@@ -194,4 +195,45 @@ func dirString(ind *kv.QuadIndex) string {
 		b.WriteByte(d.Prefix())
 	}
 	return b.String()
+}
+
+// TestQueryNamesAreKVs names every node of a store through a query's
+// reader, twice (the second time from its cache), and after the query
+// ended, and wants kv's values each time.
+func TestQueryNamesAreKVs(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "g"), Options{Now: fixedNow, ExtractorVersion: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	loadAll(t, s, synthetic(t, 0, 30))
+	kqs := s.qs.(*kv.QuadStore)
+	var nodes []refs.Ref
+	it := kqs.NodesAllIterator().Iterate()
+	for it.Next(ctx) {
+		nodes = append(nodes, it.Result())
+	}
+	it.Close()
+	q := s.read.(*boltQueries).forQuery()
+	for pass := range 3 {
+		if pass == 2 {
+			if err := q.endQuery(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, n := range nodes {
+			got, err := q.NameOf(n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := kqs.NameOf(n)
+			if got == nil || got != want {
+				t.Fatalf("pass %d: node %v is %v, kv says %v", pass, n, got, want)
+			}
+		}
+	}
+	if len(nodes) < 100 {
+		t.Errorf("only %d nodes", len(nodes))
+	}
 }

@@ -241,7 +241,13 @@ func (s *Store) Close() error {
 // as JSON-ready values.
 func (s *Store) Query(ctx context.Context, lang, text string, limit int) iter.Seq2[any, error] {
 	return func(yield func(any, error) bool) {
-		it, err := query.Execute(ctx, s.read, lang, text, query.Options{Collation: query.JSON, Limit: limit})
+		read := s.read
+		if q, ok := read.(*boltQueries); ok {
+			q = q.forQuery()
+			defer q.endQuery()
+			read = q
+		}
+		it, err := query.Execute(ctx, read, lang, text, query.Options{Collation: query.JSON, Limit: limit})
 		if err != nil {
 			yield(nil, fmt.Errorf("graph: query: %w", err))
 			return
