@@ -48,7 +48,20 @@ function within(seeds) { // seeds and every node that lies in one, by capgraph:l
 }
 function cmp(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
 function emitSorted(rows, keys) { // keys: column names; a leading "-" sorts descending
-  rows.sort(function (a, b) {
+  var lim = typeof params.limit == "number" && params.limit > 0 ? params.limit : rows.length;
+  var order = sortKeys(rows, keys);
+  if (order) {
+    // Sort strings, not rows: the engine compares strings itself, where a
+    // comparator is a call into JavaScript for each comparison.
+    order.sort();
+    for (var i = 0; i < order.length && i < lim; i++) g.Emit(rows[+order[i].slice(-9)]);
+    return;
+  }
+  rows.sort(rowCmp(keys));
+  for (var i = 0; i < rows.length && i < lim; i++) g.Emit(rows[i]);
+}
+function rowCmp(keys) { // a comparator of rows by keys, as emitSorted sorts
+  return function (a, b) {
     for (var i = 0; i < keys.length; i++) {
       var k = keys[i], d = 1;
       if (k.charAt(0) == "-") { k = k.slice(1); d = -1; }
@@ -56,8 +69,33 @@ function emitSorted(rows, keys) { // keys: column names; a leading "-" sorts des
       if (c) return d * c;
     }
     return 0;
-  });
-  var lim = typeof params.limit == "number" && params.limit > 0 ? params.limit : rows.length;
-  for (var i = 0; i < rows.length && i < lim; i++) g.Emit(rows[i]);
+  };
+}
+// sortKeys returns, for each row, a string that sorts as the row does by
+// keys, ending in the row's index (9 digits); or null when a key holds
+// something other than a string, or a whole number >= 0 when ascending,
+// or a string when descending. Fields are joined by U+0000, which sorts
+// before any other character, so a shorter field sorts first, as cmp does.
+function sortKeys(rows, keys) {
+  if (rows.length >= 1e9) return null;
+  var ZEROS = "0000000000000000", MAX = 9007199254740991, out = new Array(rows.length);
+  for (var i = 0; i < rows.length; i++) {
+    var parts = [];
+    for (var j = 0; j < keys.length; j++) {
+      var k = keys[j], desc = k.charAt(0) == "-", v = rows[i][desc ? k.slice(1) : k];
+      if (typeof v == "number" && v >= 0 && v <= MAX && Math.floor(v) == v) {
+        var n = String(desc ? MAX - v : v);
+        parts.push(ZEROS.slice(n.length) + n);
+      } else if (typeof v == "string" && !desc && v.indexOf("\u0000") < 0) {
+        parts.push(v);
+      } else {
+        return null;
+      }
+    }
+    var at = String(i);
+    parts.push("000000000".slice(at.length) + at);
+    out[i] = parts.join("\u0000");
+  }
+  return out;
 }
 function values(m) { var out = []; for (var k in m) out.push(m[k]); return out; }

@@ -190,3 +190,47 @@ func TestGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestEmitSortedSortsAsRowCmp checks emitSorted's string keys against the
+// comparator they stand in for, on rows with prefixes, case, accents,
+// digits, empty strings and ties.
+func TestEmitSortedSortsAsRowCmp(t *testing.T) {
+	q, err := queries.Parse("sort-check", `// Sort check.
+//
+// columns: keys ok
+var words = ["", "a", "ab", "abc", "a b", "a\tb", "a\u0001", "b", "B", "e", "\u00e9", "10", "9", "Z", "z\u0301"], nums = [0, 1, 2, 9, 10, 100, 12345678];
+var rows = [];
+for (var i = 0; i < 300; i++) rows.push({ s: words[(i * 7) % words.length], t: words[(i * 5) % words.length], n: nums[(i * 3) % nums.length], i: i });
+[["-n", "s", "t"], ["s", "n"], ["t", "s", "-n"], ["n"]].forEach(function (keys) {
+  var fast = sortKeys(rows, keys).sort().map(function (k) { return rows[+k.slice(-9)].i; });
+  var slow = rows.slice().sort(rowCmp(keys)).map(function (r) { return r.i; });
+  g.Emit({ keys: keys.join(" "), ok: fast.join() == slow.join() });
+});
+g.Emit({ keys: "negative", ok: sortKeys([{ n: -1 }], ["n"]) === null });
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := q.Bind(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := graph.Open(t.Context(), "", graph.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	n := 0
+	for r, err := range s.Query(t.Context(), "gizmo", prog, 0) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+		if m, _ := r.(map[string]any); m["ok"] != true {
+			t.Errorf("sorted differently: %v", r)
+		}
+	}
+	if n != 5 {
+		t.Errorf("%d checks ran, want 5", n)
+	}
+}
