@@ -157,14 +157,22 @@ func (it *joinIterator) cayleys() iterator.Shape {
 }
 
 func (it *joinIterator) Iterate() iterator.Scanner {
-	return &joinScan{linksScan: linksScan{l: &indexLinks{q: it.j.q, qa: shape.QuadsAction{Result: it.j.result, Save: it.j.save}}}, j: it.j, from: it.from.Iterate()}
+	from := it.from.Iterate()
+	return &joinScan{joinPart: it.part(from), from: from}
 }
 
 func (it *joinIterator) Lookup() iterator.Index {
 	if it.j.lookup == nil {
 		return it.cayleys().Lookup()
 	}
-	return &joinLookup{linksScan: linksScan{l: &indexLinks{q: it.j.q, qa: shape.QuadsAction{Result: it.j.result, Save: it.j.save}}}, j: it.j, from: it.from.Lookup()}
+	from := it.from.Lookup()
+	return &joinLookup{joinPart: it.part(from), from: from}
+}
+
+// part starts the scan or lookup of a join whose source iterates as src.
+func (it *joinIterator) part(src iterator.Base) joinPart {
+	links := &indexLinks{q: it.j.q, qa: shape.QuadsAction{Result: it.j.result, Save: it.j.save}}
+	return joinPart{linksScan: linksScan{l: links}, j: it.j, src: src}
 }
 
 // joinFanout is the quads per node of from that Stats assumes.
@@ -194,10 +202,31 @@ func (it *joinIterator) String() string {
 	return fmt.Sprintf("IndexJoin(%v from %v, next %v, lookup %v)", it.j.result, it.j.dir, it.j.next, it.j.lookup)
 }
 
+// joinPart is what a join's scan and lookup share: the quads under their
+// prefixes, and the iterator of from, whose tags come with each result.
+type joinPart struct {
+	linksScan
+	j   *indexJoin
+	src iterator.Base
+}
+
+func (p *joinPart) TagResults(dst map[string]refs.Ref) {
+	p.src.TagResults(dst)
+	p.linksScan.TagResults(dst)
+}
+
+func (p *joinPart) Err() error {
+	if p.err != nil {
+		return p.err
+	}
+	return p.src.Err()
+}
+
+func (p *joinPart) Close() error { return errors.Join(p.linksScan.Close(), p.src.Close()) }
+
 // joinScan lists, for each node of from, the live quads under its prefix.
 type joinScan struct {
-	linksScan
-	j    *indexJoin
+	joinPart
 	from iterator.Scanner
 }
 
@@ -221,27 +250,12 @@ func (s *joinScan) Next(ctx context.Context) bool {
 // LinksTo does: the quad stays.
 func (s *joinScan) NextPath(ctx context.Context) bool { return s.prim != nil && s.from.NextPath(ctx) }
 
-func (s *joinScan) TagResults(dst map[string]refs.Ref) {
-	s.from.TagResults(dst)
-	s.linksScan.TagResults(dst)
-}
-
-func (s *joinScan) Err() error {
-	if s.err != nil {
-		return s.err
-	}
-	return s.from.Err()
-}
-
-func (s *joinScan) Close() error { return errors.Join(s.linksScan.Close(), s.from.Close()) }
-
 func (s *joinScan) String() string { return fmt.Sprintf("IndexJoinScan(%v)", s.j.next) }
 
 // joinLookup checks a node by scanning its quads with the filter's values
 // and looking up each quad's dir in from.
 type joinLookup struct {
-	linksScan
-	j    *indexJoin
+	joinPart
 	from iterator.Index
 }
 
@@ -282,19 +296,5 @@ func (c *joinLookup) NextPath(ctx context.Context) bool {
 	}
 	return c.advance(ctx)
 }
-
-func (c *joinLookup) TagResults(dst map[string]refs.Ref) {
-	c.from.TagResults(dst)
-	c.linksScan.TagResults(dst)
-}
-
-func (c *joinLookup) Err() error {
-	if c.err != nil {
-		return c.err
-	}
-	return c.from.Err()
-}
-
-func (c *joinLookup) Close() error { return errors.Join(c.linksScan.Close(), c.from.Close()) }
 
 func (c *joinLookup) String() string { return fmt.Sprintf("IndexJoinLookup(%v)", c.j.lookup) }

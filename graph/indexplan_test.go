@@ -138,11 +138,7 @@ func gizmoRows(t *testing.T, s *Store, q string) []string {
 // plans as scans of every quad of a node get an index prefix instead.
 func TestBoltQueriesUseIndexPrefixes(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "g"), Options{Now: fixedNow, ExtractorVersion: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openTemp(t)
 	loadAll(t, s, synthetic(t, 0, 20))
 	q := s.read.(*boltQueries)
 	rows := gizmoRows(t, s, `g.V("<https://schema.org/Photograph>").In("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>").Tag("photo").Out("<https://schema.org/contentLocation>").Limit(1).ForEach(function (d) { g.Emit([d.photo.slice(1, -1), d.id.slice(1, -1)]) })`)
@@ -207,11 +203,7 @@ func dirString(ind *kv.QuadIndex) string {
 // ended, and wants kv's values each time.
 func TestQueryNamesAreKVs(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "g"), Options{Now: fixedNow, ExtractorVersion: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openTemp(t)
 	loadAll(t, s, synthetic(t, 0, 30))
 	kqs := s.qs.(*kv.QuadStore)
 	var nodes []refs.Ref
@@ -241,4 +233,16 @@ func TestQueryNamesAreKVs(t *testing.T) {
 	if len(nodes) < 100 {
 		t.Errorf("only %d nodes", len(nodes))
 	}
+}
+
+// openTemp opens an embedded store in a temporary directory, closed when
+// the test ends.
+func openTemp(t *testing.T) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "g"), Options{Now: fixedNow, ExtractorVersion: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
 }
