@@ -42,7 +42,9 @@ import (
 // key prefix and fetching only the quads under it. Quads in an index may
 // be dead (kv marks a deleted quad in the log, not in its indexes), so
 // each is still fetched from the log and checked, as kv does. A step no
-// index serves keeps Cayley's plan.
+// index serves keeps Cayley's plan. A step from a path is an index join
+// (indexjoin.go), and each query reads node values through one
+// transaction (forQuery).
 type boltQueries struct {
 	*kv.QuadStore
 	db      hkv.KV
@@ -56,7 +58,9 @@ func newBoltQueries(ctx context.Context, qs *kv.QuadStore, db hkv.KV) (*boltQuer
 	var list []kv.QuadIndex
 	err := hkv.View(ctx, db, func(tx hkv.Tx) error {
 		v, err := tx.Get(ctx, hkv.Key{[]byte("meta"), []byte("indexes")})
-		if err != nil {
+		if errors.Is(err, hkv.ErrNotFound) {
+			return nil // a store older than kv's index list: Cayley plans every step
+		} else if err != nil {
 			return err
 		}
 		return json.Unmarshal(v, &list)
