@@ -110,13 +110,12 @@ func (q *boltQueries) OptimizeShape(ctx context.Context, s shape.Shape) (shape.S
 }
 
 func (q *boltQueries) optimizeQuadsAction(ctx context.Context, qa shape.QuadsAction) (shape.Shape, bool) {
-	s := qa
 	l := &indexLinks{q: q, qa: qa, filter: make(map[quad.Direction]uint64, len(qa.Filter))}
 	var dirs []quad.Direction
 	for d, v := range qa.Filter {
 		id, ok := v.(kv.Int64Value)
 		if !ok {
-			return q.QuadStore.OptimizeShape(ctx, s)
+			return q.QuadStore.OptimizeShape(ctx, qa)
 		}
 		l.filter[d] = uint64(id)
 		dirs = append(dirs, d)
@@ -126,7 +125,7 @@ func (q *boltQueries) optimizeQuadsAction(ctx context.Context, qa shape.QuadsAct
 		l.lookup = q.prefixIndex(append(dirs, qa.Result))
 	}
 	if l.next == nil && l.lookup == nil {
-		return q.QuadStore.OptimizeShape(ctx, s)
+		return q.QuadStore.OptimizeShape(ctx, qa)
 	}
 	return l, true
 }
