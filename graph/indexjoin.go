@@ -260,9 +260,9 @@ type joinLookup struct {
 }
 
 func (c *joinLookup) Contains(ctx context.Context, v refs.Ref) bool {
-	c.reset(nil)
 	node, ok := v.(kv.Int64Value)
 	if !ok || c.err != nil {
+		c.reset(nil)
 		return false
 	}
 	c.reset(c.j.prefixes(c.j.lookup, c.j.result, uint64(node)))

@@ -224,17 +224,17 @@ func (q *boltQueries) prefixSize(ctx context.Context, prefix hkv.Key) (refs.Size
 	err := hkv.View(ctx, q.db, func(tx hkv.Tx) error {
 		kit := tx.Scan(ctx, options.WithPrefixKV(prefix))
 		defer kit.Close()
-		keys := 0
-		for kit.Next(ctx) {
-			if keys++; keys > sizeScanKeys {
+		var ids []uint64
+		for keys := 1; kit.Next(ctx); keys++ {
+			if keys > sizeScanKeys {
 				size.Value *= 4 // more keys follow; a guess, but of the right order for planning
 				return kit.Err()
 			}
-			n, err := countIDs(kit.Val())
-			if err != nil {
+			var err error
+			if ids, err = decodeIDs(ids[:0], kit.Val()); err != nil {
 				return err
 			}
-			size.Value += n
+			size.Value += int64(len(ids))
 		}
 		size.Exact = true
 		return kit.Err()
@@ -362,9 +362,9 @@ func (s *linksScan) String() string { return fmt.Sprintf("IndexLinksScan(%v)", s
 type linksLookup struct{ linksScan }
 
 func (c *linksLookup) Contains(ctx context.Context, v refs.Ref) bool {
-	c.reset(nil)
 	node, ok := v.(kv.Int64Value)
 	if !ok || c.err != nil {
+		c.reset(nil)
 		return false
 	}
 	id := uint64(node)
@@ -405,19 +405,6 @@ func decodeIDs(dst []uint64, b []byte) ([]uint64, error) {
 		b = b[n:]
 	}
 	return dst, nil
-}
-
-func countIDs(b []byte) (int64, error) {
-	var n int64
-	for len(b) > 0 {
-		_, w := binary.Uvarint(b)
-		if w <= 0 {
-			return n, errors.New("graph: bad quad index value")
-		}
-		n++
-		b = b[w:]
-	}
-	return n, nil
 }
 
 // forQuery returns q for one query, which reads node values (NameOf)
