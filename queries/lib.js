@@ -72,10 +72,10 @@ function rowCmp(keys) { // a comparator of rows by keys, as emitSorted sorts
   };
 }
 // sortKeys returns, for each row, a string that sorts as the row does by
-// keys, ending in the row's index (9 digits); or null when a key holds
-// something other than a string, or a whole number >= 0 when ascending,
-// or a string when descending. Fields are joined by U+0000, which sorts
-// before any other character, so a shorter field sorts first, as cmp does.
+// keys, ending in the row's index (9 digits); or null when a value is
+// neither a whole number >= 0 nor, under an ascending key, a string.
+// Fields are joined by U+0000, which sorts before any other character, so
+// a shorter field sorts first, as cmp does.
 function sortKeys(rows, keys) {
   if (rows.length >= 1e9) return null;
   var ZEROS = "0000000000000000", MAX = 9007199254740991, out = new Array(rows.length);
