@@ -43,8 +43,17 @@ function named(spellings) { // nodes with a schema:name or schema:alternateName 
   return uniq(out).sort();
 }
 function within(seeds) { // seeds and every node that lies in one, by capgraph:locatedIn or schema:containedInPlace, up to 5 steps
-  if (!seeds.length) return [];
-  return uniq(seeds.concat(g.V.apply(g, seeds).FollowRecursive(g.M().In([P(C + "locatedIn"), P(S + "containedInPlace")]), 5).ToArray())).sort();
+  // Step by step rather than FollowRecursive: Cayley builds a recursive
+  // step's iterators without asking the store to plan them, which on bbolt
+  // reads every quad of every node it visits.
+  var out = uniq(seeds), seen = {}, frontier = out;
+  out.forEach(function (n) { seen[n] = true; });
+  for (var depth = 0; depth < 5 && frontier.length; depth++) {
+    frontier = g.V.apply(g, frontier).In([P(C + "locatedIn"), P(S + "containedInPlace")]).ToArray()
+      .filter(function (n) { if (seen[n]) return false; seen[n] = true; return true; });
+    out = out.concat(frontier);
+  }
+  return out.sort();
 }
 function cmp(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
 function emitSorted(rows, keys) { // keys: column names; a leading "-" sorts descending
