@@ -248,7 +248,7 @@ func (s *joinScan) Next(ctx context.Context) bool {
 
 // NextPath moves to from's next path to the same node, as Cayley's
 // LinksTo does: the quad stays.
-func (s *joinScan) NextPath(ctx context.Context) bool { return s.prim != nil && s.from.NextPath(ctx) }
+func (s *joinScan) NextPath(ctx context.Context) bool { return s.found && s.from.NextPath(ctx) }
 
 func (s *joinScan) String() string { return fmt.Sprintf("IndexJoinScan(%v)", s.j.next) }
 
@@ -272,12 +272,7 @@ func (c *joinLookup) Contains(ctx context.Context, v refs.Ref) bool {
 // advance moves to the next live quad under the prefix whose dir is in from.
 func (c *joinLookup) advance(ctx context.Context) bool {
 	for c.next(ctx) {
-		d, err := c.l.q.QuadDirection(c.prim, c.j.dir)
-		if err != nil {
-			c.err = err
-			return false
-		}
-		if c.from.Contains(ctx, d) {
+		if c.from.Contains(ctx, c.link.dir(c.j.dir)) {
 			return true
 		}
 		if c.err = c.from.Err(); c.err != nil {
@@ -288,7 +283,7 @@ func (c *joinLookup) advance(ctx context.Context) bool {
 }
 
 func (c *joinLookup) NextPath(ctx context.Context) bool {
-	if c.prim == nil {
+	if !c.found {
 		return false
 	}
 	if c.from.NextPath(ctx) {

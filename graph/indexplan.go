@@ -19,6 +19,7 @@ import (
 	"github.com/cayleygraph/quad/pquads"
 	hkv "github.com/hidal-go/hidalgo/kv"
 	"github.com/hidal-go/hidalgo/kv/options"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -258,7 +259,8 @@ type linksScan struct {
 	tx       hkv.Tx
 	keys     hkv.Iterator
 	ids      []uint64
-	prim     *cproto.Primitive
+	link     link // the current quad, when found
+	found    bool
 	err      error
 }
 
@@ -268,12 +270,12 @@ func (s *linksScan) reset(prefixes []hkv.Key) {
 		s.err = errors.Join(s.err, s.keys.Close())
 		s.keys = nil
 	}
-	s.prefixes, s.ids, s.prim = prefixes, s.ids[:0], nil
+	s.prefixes, s.ids, s.found = prefixes, s.ids[:0], false
 }
 
 // next moves to the next live quad under the prefixes.
 func (s *linksScan) next(ctx context.Context) bool {
-	s.prim = nil
+	s.found = false
 	if s.err != nil {
 		return false
 	}
@@ -305,13 +307,13 @@ func (s *linksScan) next(ctx context.Context) bool {
 		}
 		id := s.ids[0]
 		s.ids = s.ids[1:]
-		p, err := readPrimitive(ctx, s.tx, id)
+		ok, err := readLink(ctx, s.tx, id, &s.link)
 		if err != nil {
 			s.err = err
 			return false
 		}
-		if p != nil && !p.Deleted {
-			s.prim = p
+		if ok && !s.link.deleted {
+			s.found = true
 			return true
 		}
 	}
@@ -323,19 +325,18 @@ func (s *linksScan) Next(ctx context.Context) bool { return s.next(ctx) }
 func (s *linksScan) NextPath(context.Context) bool { return false }
 
 func (s *linksScan) Result() refs.Ref {
-	if s.prim == nil {
+	if !s.found {
 		return nil
 	}
-	r, _ := s.l.q.QuadDirection(s.prim, s.l.qa.Result)
-	return r
+	return s.link.dir(s.l.qa.Result)
 }
 
 func (s *linksScan) TagResults(dst map[string]refs.Ref) {
-	if s.prim == nil {
+	if !s.found {
 		return
 	}
 	for d, tags := range s.l.qa.Save {
-		v, _ := s.l.q.QuadDirection(s.prim, d)
+		v := s.link.dir(d)
 		for _, t := range tags {
 			dst[t] = v
 		}
@@ -376,7 +377,8 @@ func (c *linksLookup) NextPath(ctx context.Context) bool { return c.next(ctx) }
 
 func (c *linksLookup) String() string { return fmt.Sprintf("IndexLinksLookup(%v)", c.l.lookup) }
 
-// readPrimitive reads quad id from kv's log, or nil when it is not there.
+// readPrimitive reads primitive id (a node or a quad) from kv's log, or
+// nil when it is not there.
 func readPrimitive(ctx context.Context, tx hkv.Tx, id uint64) (*cproto.Primitive, error) {
 	var k [8]byte
 	binary.BigEndian.PutUint64(k[:], id)
@@ -392,6 +394,82 @@ func readPrimitive(ctx context.Context, tx hkv.Tx, id uint64) (*cproto.Primitive
 	}
 	return p, nil
 }
+
+// link is a quad as kv's log holds it: its directions' node ids, and
+// whether it is dead.
+type link struct {
+	dirs    [4]uint64 // by quad.Direction - 1
+	deleted bool
+}
+
+// dir returns the node in direction d, as kv's QuadDirection does: nil for
+// a quad without a label.
+func (l *link) dir(d quad.Direction) refs.Ref {
+	if d < quad.Subject || d > quad.Label || (d == quad.Label && l.dirs[3] == 0) {
+		return nil
+	}
+	return kv.Int64Value(l.dirs[d-1])
+}
+
+// readLink reads quad id from kv's log into l, and reports whether it is
+// there. It decodes the few fields a quad's primitive has by hand: the
+// generic protobuf decoder allocates a message per quad, and queries read
+// one for every quad they walk.
+func readLink(ctx context.Context, tx hkv.Tx, id uint64, l *link) (bool, error) {
+	var k [8]byte
+	binary.BigEndian.PutUint64(k[:], id)
+	v, err := tx.Get(ctx, hkv.Key{[]byte("log"), k[:]})
+	if errors.Is(err, hkv.ErrNotFound) {
+		return false, nil
+	} else if err != nil {
+		return false, err
+	}
+	if err := decodeLink(v, l); err != nil {
+		return false, fmt.Errorf("quad %d: %w", id, err)
+	}
+	return true, nil
+}
+
+// decodeLink decodes a primitive of kv's log into l. Fields a quad does
+// not have (a node's value, ids, times) are skipped.
+func decodeLink(b []byte, l *link) error {
+	*l = link{}
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+		if typ != protowire.VarintType {
+			if n = protowire.ConsumeFieldValue(num, typ, b); n < 0 {
+				return protowire.ParseError(n)
+			}
+			b = b[n:]
+			continue
+		}
+		x, n := protowire.ConsumeVarint(b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+		switch num {
+		case primSubject, primPredicate, primObject, primLabel:
+			l.dirs[num-primSubject] = x
+		case primDeleted:
+			l.deleted = x != 0
+		}
+	}
+	return nil
+}
+
+// The field numbers of kv's Primitive message (graph/proto/primitive.proto).
+const (
+	primSubject   protowire.Number = 2 // then Predicate 3, Object 4, Label 5
+	primPredicate protowire.Number = 3
+	primObject    protowire.Number = 4
+	primLabel     protowire.Number = 5
+	primDeleted   protowire.Number = 9
+)
 
 // decodeIDs appends the quad ids of an index value (uvarints, as kv
 // writes them) to dst.

@@ -9,10 +9,12 @@ import (
 	"testing"
 
 	"github.com/cayleygraph/cayley/graph/kv"
+	cproto "github.com/cayleygraph/cayley/graph/proto"
 	"github.com/cayleygraph/cayley/graph/refs"
 	"github.com/cayleygraph/cayley/query/path"
 	"github.com/cayleygraph/cayley/query/shape"
 	"github.com/cayleygraph/quad"
+	"google.golang.org/protobuf/proto"
 )
 
 // planQueries are Gizmo programs that exercise every step boltQueries
@@ -245,4 +247,87 @@ func openTemp(t *testing.T) *Store {
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
+}
+
+// linkPrimitives are log entries as kv writes them: quads live and dead,
+// with and without a label, with ids of every varint length, and a node.
+var linkPrimitives = []*cproto.Primitive{
+	{ID: 9, Subject: 1, Predicate: 2, Object: 3, Timestamp: 1700000000},
+	{ID: 10, Subject: 1 << 40, Predicate: 300, Object: 1<<64 - 1, Label: 127, Deleted: true},
+	{ID: 11, Subject: 5, Predicate: 6, Object: 7, Label: 8, Replaces: 4, Timestamp: -1},
+	{ID: 12, Value: []byte("a node's value"), Timestamp: 1},
+	{},
+}
+
+func TestDecodeLinkIsProtobufs(t *testing.T) {
+	for _, p := range linkPrimitives {
+		b, err := proto.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var l link
+		if err := decodeLink(b, &l); err != nil {
+			t.Fatalf("decodeLink(%v): %v", p, err)
+		}
+		checkLink(t, p, &l)
+	}
+}
+
+// FuzzDecodeLink feeds decodeLink what protobuf's own decoder reads or
+// rejects: where protobuf reads a primitive, decodeLink must read the same.
+func FuzzDecodeLink(f *testing.F) {
+	for _, p := range linkPrimitives {
+		b, _ := proto.Marshal(p)
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var l link
+		err := decodeLink(b, &l)
+		p := new(cproto.Primitive)
+		if proto.Unmarshal(b, p) != nil {
+			return
+		}
+		if err != nil {
+			t.Fatalf("protobuf reads %x, decodeLink: %v", b, err)
+		}
+		checkLink(t, p, &l)
+	})
+}
+
+func checkLink(t *testing.T, p *cproto.Primitive, l *link) {
+	t.Helper()
+	want := link{dirs: [4]uint64{p.Subject, p.Predicate, p.Object, p.Label}, deleted: p.Deleted}
+	if *l != want {
+		t.Errorf("decodeLink = %+v, protobuf says %+v", *l, want)
+	}
+	for _, d := range quad.Directions {
+		got, _ := (&kv.QuadStore{}).QuadDirection(p, d)
+		if l.dir(d) != got {
+			t.Errorf("%v: dir = %v, kv's QuadDirection = %v", d, l.dir(d), got)
+		}
+	}
+}
+
+// BenchmarkDecodeLink compares reading a quad of kv's log by hand with
+// protobuf's decoder, per quad.
+func BenchmarkDecodeLink(b *testing.B) {
+	buf, err := proto.Marshal(linkPrimitives[1])
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("decodeLink", func(b *testing.B) {
+		var l link
+		for b.Loop() {
+			if err := decodeLink(buf, &l); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("proto.Unmarshal", func(b *testing.B) {
+		for b.Loop() {
+			if err := proto.Unmarshal(buf, new(cproto.Primitive)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
