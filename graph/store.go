@@ -239,7 +239,16 @@ func (s *Store) Close() error {
 // Query runs a query in one of Cayley's languages ("gizmo", "graphql",
 // "mql") and yields up to limit results (0 means no limit), each collated
 // as JSON-ready values.
+//
+// A result that is an object with the one key "$rows", holding an array,
+// stands for the array's elements, and Query yields each. Gizmo hands
+// every g.Emit to its reader through a channel, about 10 µs a result on
+// a small machine, so a query with many rows (the saved queries'
+// emitSorted) emits them as one such batch.
 func (s *Store) Query(ctx context.Context, lang, text string, limit int) iter.Seq2[any, error] {
+	if limit < 0 {
+		limit = 0
+	}
 	return func(yield func(any, error) bool) {
 		read := s.read
 		if q, ok := read.(*boltQueries); ok {
@@ -253,15 +262,32 @@ func (s *Store) Query(ctx context.Context, lang, text string, limit int) iter.Se
 			return
 		}
 		defer it.Close()
+		n := 0
 		for it.Next(ctx) {
-			if !yield(it.Result(), nil) {
-				return
+			for _, r := range rowsOf(it.Result()) {
+				if !yield(r, nil) {
+					return
+				}
+				if n++; n == limit {
+					return
+				}
 			}
 		}
 		if err := it.Err(); err != nil {
 			yield(nil, fmt.Errorf("graph: query: %w", err))
 		}
 	}
+}
+
+// rowsOf returns the rows a query result stands for: a batch's elements
+// ([Store.Query]), or the result itself.
+func rowsOf(r any) []any {
+	if m, ok := r.(map[string]any); ok && len(m) == 1 {
+		if rows, ok := m["$rows"].([]any); ok {
+			return rows
+		}
+	}
+	return []any{r}
 }
 
 // LoadStats counts what [Store.Load] did.

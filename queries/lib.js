@@ -11,7 +11,8 @@
 //   named(spellings)   nodes named or alternately named by any spelling, and <IRI>s as given
 //   within(seeds)      seeds and every place inside one (capgraph:locatedIn or
 //                      schema:containedInPlace), up to 5 steps
-//   emitSorted(rows, keys)  emit rows sorted by keys ("-key" descending), up to params.limit
+//   emitSorted(rows, keys)  emit rows sorted by keys ("-key" descending), up to params.limit,
+//                      as one {"$rows": [...]} batch, which the runner reads as rows
 //   values(m)          the values of an object
 var S = "https://schema.org/", C = "https://capgraph.org/ns#", RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";
 function P(t) { return "<" + t + ">"; }
@@ -58,16 +59,18 @@ function within(seeds) { // seeds and every node that lies in one, by capgraph:l
 function cmp(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
 function emitSorted(rows, keys) { // keys: column names; a leading "-" sorts descending
   var lim = typeof params.limit == "number" && params.limit > 0 ? params.limit : rows.length;
-  var order = sortKeys(rows, keys);
+  var order = sortKeys(rows, keys), out = [];
   if (order) {
     // Sort strings, not rows: the engine compares strings itself, where a
     // comparator is a call into JavaScript for each comparison.
     order.sort();
-    for (var i = 0; i < order.length && i < lim; i++) g.Emit(rows[+order[i].slice(-9)]);
-    return;
+    for (var i = 0; i < order.length && i < lim; i++) out.push(rows[+order[i].slice(-9)]);
+  } else {
+    out = rows.sort(rowCmp(keys)).slice(0, lim);
   }
-  rows.sort(rowCmp(keys));
-  for (var i = 0; i < rows.length && i < lim; i++) g.Emit(rows[i]);
+  // One batch the runner reads as rows: an Emit each costs a hand-over
+  // between goroutines per row.
+  if (out.length) g.Emit({ "$rows": out });
 }
 function rowCmp(keys) { // a comparator of rows by keys, as emitSorted sorts
   return function (a, b) {
