@@ -7,6 +7,7 @@ require (
 	github.com/cayleygraph/quad v1.3.0
 	github.com/chromedp/cdproto v0.0.0-20250724212937-08a3db8b4327
 	github.com/chromedp/chromedp v0.14.2
+	github.com/hashicorp/golang-lru/v2 v2.0.7
 	github.com/hidal-go/hidalgo v0.3.0
 	github.com/lib/pq v1.10.9
 	github.com/schollz/progressbar/v3 v3.19.1
@@ -17,6 +18,7 @@ require (
 	golang.org/x/term v0.44.0
 	golang.org/x/text v0.44.0
 	gonum.org/v1/plot v0.17.0
+	google.golang.org/protobuf v1.34.2
 )
 
 require (
@@ -62,6 +64,5 @@ require (
 	go.yaml.in/yaml/v3 v3.0.4 // indirect
 	golang.org/x/image v0.30.0 // indirect
 	golang.org/x/sys v0.46.0 // indirect
-	google.golang.org/protobuf v1.34.2 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )

@@ -17,6 +17,7 @@ import (
 	"github.com/cayleygraph/cayley/query/shape"
 	"github.com/cayleygraph/quad"
 	"github.com/cayleygraph/quad/pquads"
+	lru "github.com/hashicorp/golang-lru/v2"
 	hkv "github.com/hidal-go/hidalgo/kv"
 	"github.com/hidal-go/hidalgo/kv/options"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -49,8 +50,9 @@ import (
 type boltQueries struct {
 	*kv.QuadStore
 	db      hkv.KV
-	indexes []kv.QuadIndex // the store's, in the order kv keeps them
-	names   *queryNames    // set for one query by forQuery
+	indexes []kv.QuadIndex                 // the store's, in the order kv keeps them
+	values  *lru.Cache[uint64, quad.Value] // node values by id, shared by queries
+	names   *queryNames                    // set for one query by forQuery
 }
 
 // newBoltQueries wraps qs, whose key-value store is db, reading the list
@@ -69,7 +71,11 @@ func newBoltQueries(ctx context.Context, qs *kv.QuadStore, db hkv.KV) (*boltQuer
 	if err != nil {
 		return nil, fmt.Errorf("read index list: %w", err)
 	}
-	q := &boltQueries{QuadStore: qs, db: db}
+	values, err := lru.New[uint64, quad.Value](maxCachedValues)
+	if err != nil {
+		return nil, err
+	}
+	q := &boltQueries{QuadStore: qs, db: db, values: values}
 	for _, ind := range list {
 		if !ind.Unique { // a unique index holds one quad id per key, not a list
 			q.indexes = append(q.indexes, ind)
@@ -489,7 +495,7 @@ func decodeIDs(dst []uint64, b []byte) ([]uint64, error) {
 // through names; endQuery ends it.
 func (q *boltQueries) forQuery() *boltQueries {
 	c := *q
-	c.names = &queryNames{db: q.db, values: make(map[uint64]quad.Value)}
+	c.names = &queryNames{db: q.db, values: q.values}
 	return &c
 }
 
@@ -497,8 +503,9 @@ func (q *boltQueries) endQuery() error { return q.names.close() }
 
 // NameOf returns a node's value. Gizmo asks it for every tag of every
 // result; kv opens a read transaction and decodes the value for each. In
-// a query (forQuery), a node's value is read once, through one
-// transaction.
+// a query (forQuery), values are read through one transaction and kept
+// for later queries: kv never gives a node id to another value, so a
+// kept value cannot go stale.
 func (q *boltQueries) NameOf(v refs.Ref) (quad.Value, error) {
 	id, ok := v.(kv.Int64Value)
 	if q.names == nil || !ok || id == 0 {
@@ -510,28 +517,30 @@ func (q *boltQueries) NameOf(v refs.Ref) (quad.Value, error) {
 	return q.QuadStore.NameOf(v)
 }
 
-// maxQueryNames bounds the values a query keeps: about 6 MB.
-const maxQueryNames = 1 << 16
+// maxCachedValues bounds the node values queries keep: about 20 MB.
+const maxCachedValues = 1 << 17
 
-// queryNames reads node values for one query. Gizmo calls NameOf from
-// its own goroutine while the query's caller may end it, hence the lock.
+// queryNames reads node values for one query, keeping them in values.
+// Gizmo calls NameOf from its own goroutine while the query's caller may
+// end it, hence the lock.
 type queryNames struct {
 	mu     sync.Mutex
 	db     hkv.KV
 	tx     hkv.Tx
 	closed bool
-	values map[uint64]quad.Value
+	values *lru.Cache[uint64, quad.Value]
 }
 
-// value returns node id's value, and false when this query's transaction
-// cannot give it: after the query ended, on an error, or for a node
-// written since the transaction began. kv then reads it afresh.
+// value returns node id's value, kept or read through this query's
+// transaction, and false when neither gives it: a value not kept after
+// the query ended, an error, or a node written since the transaction
+// began. kv then reads it afresh.
 func (n *queryNames) value(id uint64) (quad.Value, bool) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if v, ok := n.values[id]; ok {
+	if v, ok := n.values.Get(id); ok {
 		return v, true
 	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
 	if n.closed {
 		return nil, false
 	}
@@ -551,16 +560,14 @@ func (n *queryNames) value(id uint64) (quad.Value, bool) {
 	if err != nil {
 		return nil, false
 	}
-	if len(n.values) < maxQueryNames {
-		n.values[id] = v
-	}
+	n.values.Add(id, v)
 	return v, true
 }
 
 func (n *queryNames) close() error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	n.closed, n.values = true, nil
+	n.closed = true
 	if n.tx == nil {
 		return nil
 	}

@@ -200,27 +200,26 @@ func dirString(ind *kv.QuadIndex) string {
 	return b.String()
 }
 
-// TestQueryNamesAreKVs names every node of a store through a query's
-// reader, twice (the second time from its cache), and after the query
-// ended, and wants kv's values each time.
+// TestQueryNamesAreKVs names every node through queries' readers and
+// wants kv's value each time: read, kept, after the query ended, and in a
+// later query after a load that replaced captions, deleting nodes and
+// writing new ones, so that a kept value would show if kv gave its id to
+// another value.
 func TestQueryNamesAreKVs(t *testing.T) {
 	ctx := context.Background()
 	s := openTemp(t)
-	loadAll(t, s, synthetic(t, 0, 30))
+	xs := synthetic(t, 0, 30)
+	loadAll(t, s, xs)
 	kqs := s.qs.(*kv.QuadStore)
-	var nodes []refs.Ref
-	it := kqs.NodesAllIterator().Iterate()
-	for it.Next(ctx) {
-		nodes = append(nodes, it.Result())
-	}
-	it.Close()
-	q := s.read.(*boltQueries).forQuery()
-	for pass := range 3 {
-		if pass == 2 {
-			if err := q.endQuery(); err != nil {
-				t.Fatal(err)
-			}
+	bq := s.read.(*boltQueries)
+	check := func(q *boltQueries, what string) int {
+		t.Helper()
+		var nodes []refs.Ref
+		it := kqs.NodesAllIterator().Iterate()
+		for it.Next(ctx) {
+			nodes = append(nodes, it.Result())
 		}
+		it.Close()
 		for _, n := range nodes {
 			got, err := q.NameOf(n)
 			if err != nil {
@@ -228,13 +227,35 @@ func TestQueryNamesAreKVs(t *testing.T) {
 			}
 			want, _ := kqs.NameOf(n)
 			if got == nil || got != want {
-				t.Fatalf("pass %d: node %v is %v, kv says %v", pass, n, got, want)
+				t.Fatalf("%s: node %v is %v, kv says %v", what, n, got, want)
 			}
 		}
+		return len(nodes)
 	}
-	if len(nodes) < 100 {
-		t.Errorf("only %d nodes", len(nodes))
+
+	q := bq.forQuery()
+	if n := check(q, "read"); n < 100 {
+		t.Errorf("only %d nodes", n)
 	}
+	check(q, "kept")
+	if err := q.endQuery(); err != nil {
+		t.Fatal(err)
+	}
+	check(q, "after the query")
+	if bq.values.Len() < 100 {
+		t.Errorf("%d values kept, want every node's", bq.values.Len())
+	}
+
+	later := append(synthetic(t, 30, 20), xs[:20]...)
+	for i := range 20 {
+		later[20+i].Text = "Fighters rest in Dummar, February 2, 2016. (Photo by Jane Roe/Example)"
+	}
+	if st := loadAll(t, s, later); st.Replaced != 20 {
+		t.Fatalf("replaced %d captions, want 20", st.Replaced)
+	}
+	q = bq.forQuery()
+	defer q.endQuery()
+	check(q, "after replacing captions")
 }
 
 // openTemp opens an embedded store in a temporary directory, closed when
