@@ -77,3 +77,33 @@ func BenchmarkSavedQueries(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkGizmoFloor measures what a saved query pays per row before it
+// reads the graph: building row objects in Gizmo's JavaScript, and
+// handing them to the reader one g.Emit each or as one batch
+// (emitSorted's {"$rows": [...]}). It reports µs per row; a query that
+// returns n rows cannot take less than n times these.
+func BenchmarkGizmoFloor(b *testing.B) {
+	s, err := fixture()
+	if err != nil {
+		b.Fatal(err)
+	}
+	const n = 2000
+	build := `var rows = []; for (var i = 0; i < 2000; i++) rows.push({photo: "https://capgraph.org/id/photo/" + i, label: "Name " + i, photos: i});`
+	for _, tt := range []struct{ name, prog string }{
+		{"build", `(function () { ` + build + ` g.Emit({n: rows.length}); })();`},
+		{"emit-each", `(function () { ` + build + ` rows.forEach(function (r) { g.Emit(r); }); })();`},
+		{"emit-batch", `(function () { ` + build + ` g.Emit({"$rows": rows}); })();`},
+	} {
+		b.Run(tt.name, func(b *testing.B) {
+			for b.Loop() {
+				for _, err := range s.Query(b.Context(), "gizmo", tt.prog, 0) {
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*n), "µs/row")
+		})
+	}
+}
