@@ -32,8 +32,22 @@ func (q *boltQueries) join(s shape.NodesFrom) *indexJoin {
 	j := &indexJoin{q: q, result: s.Dir, generic: s, filter: make(map[quad.Direction][]uint64)}
 	var fixed []quad.Direction
 	var several *shape.QuadFilter // a fixed filter with several values, the path if there is none
+	tags := make(map[quad.Direction][]string)
 	for i, f := range filters {
-		if ids, ok := fixedIDs(f.Values); ok {
+		// Values saved as they are read (In(p, "tag"), Out(null, "tag"))
+		// are a filter, or none, whose values the quads give for the tags.
+		values := f.Values
+		if sv, ok := values.(shape.Save); ok {
+			if _, all := sv.From.(shape.AllNodes); all {
+				tags[f.Dir] = append(tags[f.Dir], sv.Tags...)
+				continue
+			}
+			if _, ok := fixedIDs(sv.From); ok {
+				values = sv.From
+				tags[f.Dir] = append(tags[f.Dir], sv.Tags...)
+			}
+		}
+		if ids, ok := fixedIDs(values); ok {
 			if _, dup := j.filter[f.Dir]; dup || len(ids) == 0 {
 				return nil
 			}
@@ -44,24 +58,19 @@ func (q *boltQueries) join(s shape.NodesFrom) *indexJoin {
 			}
 			continue
 		}
-		if sv, ok := f.Values.(shape.Save); ok {
-			if _, all := sv.From.(shape.AllNodes); all {
-				if j.save == nil {
-					j.save = make(map[quad.Direction][]string)
-				}
-				j.save[f.Dir] = append(j.save[f.Dir], sv.Tags...)
-				continue
-			}
-		}
 		if j.from != nil {
 			return nil // two paths meet here: leave it to Cayley
 		}
 		j.from, j.dir = f.Values, f.Dir
 	}
 	if j.from == nil && several != nil {
-		j.from, j.dir = several.Values, several.Dir
+		j.from, j.dir = several.Values, several.Dir // its Save, if any, tags its nodes
 		delete(j.filter, several.Dir)
+		delete(tags, several.Dir)
 		fixed = slices.DeleteFunc(fixed, func(d quad.Direction) bool { return d == several.Dir })
+	}
+	if len(tags) > 0 {
+		j.save = tags
 	}
 	if j.from == nil || j.dir == j.result || len(fixed) == 0 {
 		return nil

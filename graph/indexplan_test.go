@@ -48,6 +48,12 @@ var planQueries = []string{
 	`g.V("$P").In("<https://schema.org/contentLocation>").Save("<https://schema.org/mentions>", "m").Out("<https://schema.org/contentLocation>").All()`,
 	`g.V("$P").In("<https://schema.org/contentLocation>").Intersect(g.V("<https://capgraph.org/ns#ArmedGroup>").In("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>").Tag("group").SaveOpt("<https://schema.org/alternateName>", "alt").In("<https://schema.org/mentions>")).All()`,
 	`g.V("$P").In("<https://schema.org/contentLocation>").Intersect(g.V("$G", "$P").In("<https://schema.org/contentLocation>")).All()`,
+	`g.V("$G", "$P").Tag("e").In(["<https://schema.org/mentions>", "<https://schema.org/contentLocation>"], "rel").Tag("v").All()`,
+	`g.V("$P").Tag("e").In(["<https://schema.org/contentLocation>", "<https://capgraph.org/ns#locatedIn>"], "rel").All()`,
+	`g.V("$X").Out(["<https://schema.org/mentions>", "<https://schema.org/contentLocation>"], "rel").All()`,
+	`g.V("$X", "$Y", "$P", "$G").Has("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>", "<https://schema.org/Photograph>").All()`,
+	`g.V("$X", "$Y", "$P").Tag("n").Has("<https://schema.org/mentions>", "$G").Out("<https://schema.org/identifier>").All()`,
+	`g.V("$P").In("<https://schema.org/contentLocation>").Has("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>", "<https://schema.org/Photograph>").All()`,
 }
 
 // TestBoltQueriesPlanLikeCayley runs planQueries on a store whose captions
@@ -160,6 +166,7 @@ func TestBoltQueriesUseIndexPrefixes(t *testing.T) {
 		{"SaveOpt", path.StartPath(q, photo).SaveOptional(quad.IRI(S+"dateCreated"), "date"), "", "sp"},
 		{"Out from a path", path.StartPath(q, place).In(quad.IRI(S + "contentLocation")).Out(quad.IRI(S + "mentions")), "sp", "ops"},
 		{"In from nodes", path.StartPath(q, place, photo).In(quad.IRI(S + "contentLocation")), "ops", "sp"},
+		{"In by tagged predicates from a node", path.StartPath(q, place).Tag("e").In(path.StartPath(q, quad.IRI(S+"contentLocation"), quad.IRI(S+"about")).Tag("rel")), "ops", ""},
 		{"Out by two predicates from a path", path.StartPath(q, place).In(quad.IRI(S+"contentLocation")).Out(quad.IRI(S+"mentions"), quad.IRI(S+"about")), "sp", "ops"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
