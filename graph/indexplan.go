@@ -225,7 +225,9 @@ func (it *linksIterator) Stats(ctx context.Context) (iterator.Costs, error) {
 }
 
 // prefixSize counts the quad ids under an index key prefix, reading at
-// most sizeScanKeys keys; past that the count is an estimate.
+// most sizeScanKeys keys; past that the count is a guess. It is never
+// exact: an index lists dead quads too (kv marks them in its log), and
+// Cayley answers Count() with a size that says it is, without iterating.
 func (q *boltQueries) prefixSize(ctx context.Context, prefix hkv.Key) (refs.Size, error) {
 	var size refs.Size
 	err := hkv.View(ctx, q.db, func(tx hkv.Tx) error {
@@ -243,7 +245,6 @@ func (q *boltQueries) prefixSize(ctx context.Context, prefix hkv.Key) (refs.Size
 			}
 			size.Value += int64(len(ids))
 		}
-		size.Exact = true
 		return kit.Err()
 	})
 	return size, err
