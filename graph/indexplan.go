@@ -112,6 +112,10 @@ func (q *boltQueries) OptimizeShape(ctx context.Context, s shape.Shape) (shape.S
 		if j := q.join(s); j != nil {
 			return j, true
 		}
+	case shape.Unique:
+		if d := q.distinct(s); d != nil {
+			return d, true
+		}
 	}
 	return q.QuadStore.OptimizeShape(ctx, s)
 }

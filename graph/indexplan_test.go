@@ -51,6 +51,12 @@ var planQueries = []string{
 	`g.V("$G", "$P").Tag("e").In(["<https://schema.org/mentions>", "<https://schema.org/contentLocation>"], "rel").Tag("v").All()`,
 	`g.V("$P").Tag("e").In(["<https://schema.org/contentLocation>", "<https://capgraph.org/ns#locatedIn>"], "rel").All()`,
 	`g.V("$X").Out(["<https://schema.org/mentions>", "<https://schema.org/contentLocation>"], "rel").All()`,
+	`g.V("$P").InPredicates().All()`,
+	`g.V("$X").OutPredicates().All()`,
+	`g.V("$G", "$P").InPredicates().All()`,
+	`g.V("$X", "$Y").OutPredicates().All()`,
+	`g.V("$P").InPredicates().Is("<https://schema.org/contentLocation>", "<https://schema.org/mentions>").All()`,
+	`g.V("<https://schema.org/contentLocation>", "<https://schema.org/about>").Intersect(g.V("$G", "$P").InPredicates()).All()`,
 	`g.V("$X", "$Y", "$P", "$G").Has("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>", "<https://schema.org/Photograph>").All()`,
 	`g.V("$X", "$Y", "$P").Tag("n").Has("<https://schema.org/mentions>", "$G").Out("<https://schema.org/identifier>").All()`,
 	`g.V("$P").In("<https://schema.org/contentLocation>").Has("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>", "<https://schema.org/Photograph>").All()`,
@@ -360,11 +366,12 @@ func BenchmarkDecodeLink(b *testing.B) {
 	})
 }
 
-// TestCountSkipsDeadQuads counts each place's photos after captions were
-// replaced by ones that only mention their places: indexes still list
-// the dropped schema:contentLocation quads, and a planned step must not
-// report their number as its size, which Cayley's Count() would return
-// without iterating.
+// TestCountSkipsDeadQuads counts each place's photos, and lists the
+// predicates into it, after captions were replaced by ones that only
+// mention their places: indexes still list the dropped
+// schema:contentLocation quads. A planned step must not report their
+// number as its size, which Cayley's Count() would return without
+// iterating, nor list their predicate.
 func TestCountSkipsDeadQuads(t *testing.T) {
 	s := openTemp(t)
 	xs := synthetic(t, 0, 30)
@@ -380,7 +387,7 @@ func TestCountSkipsDeadQuads(t *testing.T) {
 	q := `var out = [];
 		g.V("<https://schema.org/Place>").In("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>").ForEach(function (d) {
 			var p = g.V(d.id).In("<https://schema.org/contentLocation>");
-			out.push(d.id + " " + p.Count() + " " + p.ToArray().length);
+			out.push(d.id + " " + p.Count() + " " + p.ToArray().length + " " + g.V(d.id).InPredicates().ToArray().sort().join(","));
 		});
 		g.Emit({counts: out.sort()});`
 	got := gizmoRows(t, s, q)
@@ -405,5 +412,41 @@ func TestCountSkipsDeadQuads(t *testing.T) {
 	}
 	if lost == 0 {
 		t.Error("no place lost all its photos; the test proves nothing")
+	}
+}
+
+// TestBoltQueriesPlanPredicatesOnKeys checks that InPredicates and
+// OutPredicates, from one node or several, are planned on the keys of the
+// index that has the node's direction and then the predicate.
+func TestBoltQueriesPlanPredicatesOnKeys(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	loadAll(t, s, synthetic(t, 0, 20))
+	q := s.read.(*boltQueries)
+	rows := gizmoRows(t, s, `g.V("<https://schema.org/Photograph>").In("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>").Tag("photo").Out("<https://schema.org/contentLocation>").Limit(2).ForEach(function (d) { g.Emit([d.photo.slice(1, -1), d.id.slice(1, -1)]) })`)
+	var pairs [2][2]string
+	if len(rows) != 2 || json.Unmarshal([]byte(rows[0]), &pairs[0]) != nil || json.Unmarshal([]byte(rows[1]), &pairs[1]) != nil {
+		t.Fatalf("no two photos with places: %q", rows)
+	}
+	photo, place, other := quad.IRI(pairs[0][0]), quad.IRI(pairs[0][1]), quad.IRI(pairs[1][0])
+	for _, tc := range []struct {
+		name string
+		p    *path.Path
+		ind  string
+	}{
+		{"InPredicates of a node", path.StartPath(q, place).InPredicates(), "ops"},
+		{"InPredicates of nodes", path.StartPath(q, place, photo).InPredicates(), "ops"},
+		{"OutPredicates of a node", path.StartPath(q, photo).OutPredicates(), "sp"},
+		{"OutPredicates of nodes", path.StartPath(q, photo, other).OutPredicates(), "sp"},
+	} {
+		o, _ := shape.Optimize(ctx, tc.p.Shape(), q)
+		d, ok := o.(*distinctLinks)
+		if !ok {
+			t.Errorf("%s: planned as %#v", tc.name, o)
+			continue
+		}
+		if got := dirString(d.ind); got != tc.ind {
+			t.Errorf("%s: on %q, want %q", tc.name, got, tc.ind)
+		}
 	}
 }
