@@ -31,7 +31,9 @@ func (q *boltQueries) join(s shape.NodesFrom) *indexJoin {
 	}
 	j := &indexJoin{q: q, result: s.Dir, generic: s, filter: make(map[quad.Direction][]uint64)}
 	var fixed []quad.Direction
-	var several *shape.QuadFilter // a fixed filter with several values, the path if there is none
+	// With no path, a fixed filter stands in for it: the first with several
+	// values, or else the first whose values are tagged.
+	var several, tagged *shape.QuadFilter
 	tags := make(map[quad.Direction][]string)
 	for i, f := range filters {
 		// Values saved as they are read (In(p, "tag"), Out(null, "tag"))
@@ -45,6 +47,9 @@ func (q *boltQueries) join(s shape.NodesFrom) *indexJoin {
 			if _, ok := fixedIDs(sv.From); ok {
 				values = sv.From
 				tags[f.Dir] = append(tags[f.Dir], sv.Tags...)
+				if tagged == nil {
+					tagged = &filters[i]
+				}
 			}
 		}
 		if ids, ok := fixedIDs(values); ok {
@@ -62,6 +67,9 @@ func (q *boltQueries) join(s shape.NodesFrom) *indexJoin {
 			return nil // two paths meet here: leave it to Cayley
 		}
 		j.from, j.dir = f.Values, f.Dir
+	}
+	if j.from == nil && several == nil {
+		several = tagged
 	}
 	if j.from == nil && several != nil {
 		j.from, j.dir = several.Values, several.Dir // its Save, if any, tags its nodes

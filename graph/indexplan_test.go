@@ -172,6 +172,8 @@ func TestBoltQueriesUseIndexPrefixes(t *testing.T) {
 		{"SaveOpt", path.StartPath(q, photo).SaveOptional(quad.IRI(S+"dateCreated"), "date"), "", "sp"},
 		{"Out from a path", path.StartPath(q, place).In(quad.IRI(S + "contentLocation")).Out(quad.IRI(S + "mentions")), "sp", "ops"},
 		{"In from nodes", path.StartPath(q, place, photo).In(quad.IRI(S + "contentLocation")), "ops", "sp"},
+		{"In from a tagged node", path.StartPath(q, place).Tag("p").In(quad.IRI(S + "contentLocation")), "ops", "sp"},
+		{"Out from tagged nodes by a tagged predicate", path.StartPath(q, photo, place).Tag("p").Out(path.StartPath(q, quad.IRI(S+"contentLocation")).Tag("rel")), "sp", "ops"},
 		{"In by tagged predicates from a node", path.StartPath(q, place).Tag("e").In(path.StartPath(q, quad.IRI(S+"contentLocation"), quad.IRI(S+"about")).Tag("rel")), "ops", ""},
 		{"Out by two predicates from a path", path.StartPath(q, place).In(quad.IRI(S+"contentLocation")).Out(quad.IRI(S+"mentions"), quad.IRI(S+"about")), "sp", "ops"},
 	} {
