@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -68,14 +69,11 @@ func (q *boltQueries) join(s shape.NodesFrom) *indexJoin {
 		}
 		j.from, j.dir = f.Values, f.Dir
 	}
-	if j.from == nil && several == nil {
-		several = tagged
-	}
-	if j.from == nil && several != nil {
-		j.from, j.dir = several.Values, several.Dir // its Save, if any, tags its nodes
-		delete(j.filter, several.Dir)
-		delete(tags, several.Dir)
-		fixed = slices.DeleteFunc(fixed, func(d quad.Direction) bool { return d == several.Dir })
+	if f := cmp.Or(several, tagged); j.from == nil && f != nil {
+		j.from, j.dir = f.Values, f.Dir // its Save, if any, tags its nodes
+		delete(j.filter, f.Dir)
+		delete(tags, f.Dir)
+		fixed = slices.DeleteFunc(fixed, func(d quad.Direction) bool { return d == f.Dir })
 	}
 	if len(tags) > 0 {
 		j.save = tags
