@@ -190,6 +190,45 @@ func (t *boltTx) Get(ctx context.Context, k hkv.Key) (hkv.Value, error) {
 	return v, nil
 }
 
+// last returns the greatest key that starts with prefix, as stored
+// (the last part of the key), or nil if there is none.
+func (t *boltTx) last(prefix hkv.Key) []byte {
+	prefix = t.key(prefix)
+	b, err := t.bucket(prefix, false)
+	if err != nil || b == nil || len(prefix) == 0 {
+		return nil
+	}
+	p := prefix[len(prefix)-1]
+	c := b.Cursor()
+	// Seek past every key with the prefix: to the prefix plus one, its
+	// last byte below 0xff increased and what follows cut.
+	var k []byte
+	if end := prefixEnd(p); end == nil {
+		k, _ = c.Last()
+	} else if k, _ = c.Seek(end); k == nil {
+		k, _ = c.Last()
+	} else {
+		k, _ = c.Prev()
+	}
+	if !bytes.HasPrefix(k, p) {
+		return nil
+	}
+	return k
+}
+
+// prefixEnd returns the least key greater than every key starting with
+// p, or nil if there is none (p is empty or all 0xff).
+func prefixEnd(p []byte) []byte {
+	for i := len(p) - 1; i >= 0; i-- {
+		if p[i] < 0xff {
+			end := bytes.Clone(p[:i+1])
+			end[i]++
+			return end
+		}
+	}
+	return nil
+}
+
 func (t *boltTx) GetBatch(ctx context.Context, keys []hkv.Key) ([]hkv.Value, error) {
 	vals := make([]hkv.Value, len(keys))
 	for i, k := range keys {

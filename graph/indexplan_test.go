@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"path/filepath"
 	"slices"
@@ -85,8 +86,23 @@ func TestBoltQueriesPlanLikeCayley(t *testing.T) {
 	if st := loadAll(t, s, later); st.Replaced != 80 {
 		t.Fatalf("replaced %d captions, want 80", st.Replaced)
 	}
-	if _, ok := s.read.(*boltQueries); !ok {
+	q, ok := s.read.(*boltQueries)
+	if !ok {
 		t.Fatalf("queries run on %T, want *boltQueries", s.read)
+	}
+	// The photos' type prefix holds more keys than prefixSize reads, so
+	// its size is estimated; it must be of the right order for And.
+	typeOf := func(iri quad.IRI) uint64 {
+		ref, err := q.ValueOf(iri)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return uint64(ref.(kv.Int64Value))
+	}
+	ops := q.prefixIndex([]quad.Direction{quad.Object, quad.Predicate})
+	key := ops.Key([]uint64{typeOf("https://schema.org/Photograph"), typeOf("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")})
+	if size, err := q.prefixSize(ctx, key); err != nil || size.Value < 450/2 || size.Value > 450*2 || size.Exact {
+		t.Errorf("size of 450 photos' type prefix = %+v, %v", size, err)
 	}
 
 	// A group, a place and a photo with the most links, so that every
@@ -449,6 +465,27 @@ func TestBoltQueriesPlanPredicatesOnKeys(t *testing.T) {
 		}
 		if got := dirString(d.ind); got != tc.ind {
 			t.Errorf("%s: on %q, want %q", tc.name, got, tc.ind)
+		}
+	}
+}
+
+func TestEstimateSize(t *testing.T) {
+	key := func(id uint64) []byte { return binary.BigEndian.AppendUint64([]byte("prefix.."), id) }
+	for _, tt := range []struct {
+		name             string
+		ids              int64
+		n                int
+		first, last, end []byte
+		want             int64
+	}{
+		{"evenly spread", 256, 256, key(100), key(100 + 255*10), key(100 + 999*10), 1000},
+		{"two ids a key", 512, 256, key(100), key(100 + 255*10), key(100 + 999*10), 2000},
+		{"no id after the prefix", 256, 256, []byte("prefix.."), []byte("prefix.."), []byte("prefix.."), 1024},
+		{"ids not in order", 256, 256, key(500), key(100), key(900), 1024},
+		{"no last key", 256, 256, key(100), key(200), nil, 1024},
+	} {
+		if got := estimateSize(tt.ids, tt.n, tt.first, tt.last, tt.end, 8); got != tt.want {
+			t.Errorf("%s: estimateSize = %d, want %d", tt.name, got, tt.want)
 		}
 	}
 }
