@@ -203,3 +203,43 @@ func TestBoltKVPacksAppendedBuckets(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestBoltTxLast(t *testing.T) {
+	db, err := bolt.Open(filepath.Join(t.TempDir(), "db"), 0o644, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	kv, err := newBoltKV(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	err = hkv.Update(ctx, kv, func(tx hkv.Tx) error {
+		for _, k := range []string{"a", "ab", "abc", "ac", "b", "\xff", "\xff\x01", "\xff\xff"} {
+			if err := tx.Put(ctx, hkv.Key{[]byte("ops"), []byte(k)}, []byte{1}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := kv.Tx(ctx, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Close()
+	for _, tt := range []struct{ prefix, want string }{
+		{"ab", "abc"}, {"a", "ac"}, {"abc", "abc"}, {"b", "b"}, {"c", ""}, {"", "\xff\xff"},
+		{"\xff", "\xff\xff"}, {"\xff\x01", "\xff\x01"}, {"0", ""},
+	} {
+		if got := tx.(*boltTx).last(hkv.Key{[]byte("ops"), []byte(tt.prefix)}); string(got) != tt.want {
+			t.Errorf("last(%q) = %q, want %q", tt.prefix, got, tt.want)
+		}
+	}
+	if got := tx.(*boltTx).last(hkv.Key{[]byte("nope"), []byte("a")}); got != nil {
+		t.Errorf("last in a missing bucket = %q", got)
+	}
+}
