@@ -429,12 +429,8 @@ func (c *linksLookup) String() string { return fmt.Sprintf("IndexLinksLookup(%v)
 // readPrimitive reads primitive id (a node or a quad) from kv's log, or
 // nil when it is not there.
 func readPrimitive(ctx context.Context, tx hkv.Tx, id uint64) (*cproto.Primitive, error) {
-	var k [8]byte
-	binary.BigEndian.PutUint64(k[:], id)
-	v, err := tx.Get(ctx, hkv.Key{[]byte("log"), k[:]})
-	if errors.Is(err, hkv.ErrNotFound) {
-		return nil, nil
-	} else if err != nil {
+	v, err := logEntry(ctx, tx, id)
+	if v == nil || err != nil {
 		return nil, err
 	}
 	p := new(cproto.Primitive)
@@ -442,6 +438,18 @@ func readPrimitive(ctx context.Context, tx hkv.Tx, id uint64) (*cproto.Primitive
 		return nil, fmt.Errorf("quad %d: %w", id, err)
 	}
 	return p, nil
+}
+
+// logEntry returns the bytes of primitive id in kv's log, or nil when it
+// is not there.
+func logEntry(ctx context.Context, tx hkv.Tx, id uint64) ([]byte, error) {
+	var k [8]byte
+	binary.BigEndian.PutUint64(k[:], id)
+	v, err := tx.Get(ctx, hkv.Key{[]byte("log"), k[:]})
+	if errors.Is(err, hkv.ErrNotFound) {
+		return nil, nil
+	}
+	return v, err
 }
 
 // link is a quad as kv's log holds it: its directions' node ids, and
@@ -465,12 +473,8 @@ func (l *link) dir(d quad.Direction) refs.Ref {
 // generic protobuf decoder allocates a message per quad, and queries read
 // one for every quad they walk.
 func readLink(ctx context.Context, tx hkv.Tx, id uint64, l *link) (bool, error) {
-	var k [8]byte
-	binary.BigEndian.PutUint64(k[:], id)
-	v, err := tx.Get(ctx, hkv.Key{[]byte("log"), k[:]})
-	if errors.Is(err, hkv.ErrNotFound) {
-		return false, nil
-	} else if err != nil {
+	v, err := logEntry(ctx, tx, id)
+	if v == nil || err != nil {
 		return false, err
 	}
 	if err := decodeLink(v, l); err != nil {
