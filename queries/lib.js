@@ -91,22 +91,26 @@ function rowCmp(keys) { // a comparator of rows by keys, as emitSorted sorts
 function sortKeys(rows, keys) {
   if (rows.length >= 1e9) return null;
   var ZEROS = "0000000000000000", MAX = 9007199254740991, out = new Array(rows.length);
+  var names = [], desc = [];
+  for (var j = 0; j < keys.length; j++) {
+    desc.push(keys[j].charAt(0) == "-");
+    names.push(desc[j] ? keys[j].slice(1) : keys[j]);
+  }
   for (var i = 0; i < rows.length; i++) {
-    var parts = [];
-    for (var j = 0; j < keys.length; j++) {
-      var k = keys[j], desc = k.charAt(0) == "-", v = rows[i][desc ? k.slice(1) : k];
+    var row = rows[i], key = "";
+    for (var j = 0; j < names.length; j++) {
+      var v = row[names[j]];
       if (typeof v == "number" && v >= 0 && v <= MAX && Math.floor(v) == v) {
-        var n = String(desc ? MAX - v : v);
-        parts.push(ZEROS.slice(n.length) + n);
-      } else if (typeof v == "string" && !desc && v.indexOf("\u0000") < 0) {
-        parts.push(v);
+        var n = String(desc[j] ? MAX - v : v);
+        key += ZEROS.slice(n.length) + n + "\u0000";
+      } else if (typeof v == "string" && !desc[j] && v.indexOf("\u0000") < 0) {
+        key += v + "\u0000";
       } else {
         return null;
       }
     }
     var at = String(i);
-    parts.push("000000000".slice(at.length) + at);
-    out[i] = parts.join("\u0000");
+    out[i] = key + "000000000".slice(at.length) + at;
   }
   return out;
 }
