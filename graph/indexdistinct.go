@@ -180,12 +180,9 @@ func (s *distinctScan) anyLive(ctx context.Context, val []byte) (bool, error) {
 	}
 	var l link
 	for _, id := range s.ids {
-		ok, err := readLink(ctx, s.tx, id, &l)
-		if err != nil {
-			return false, err
-		}
-		if ok && !l.deleted {
-			return true, nil
+		live, err := s.d.q.link(ctx, s.tx, id, &l)
+		if err != nil || live {
+			return live, err
 		}
 	}
 	return false, nil

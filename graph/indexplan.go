@@ -52,7 +52,9 @@ type boltQueries struct {
 	db      hkv.KV
 	indexes []kv.QuadIndex                 // the store's, in the order kv keeps them
 	values  *lru.Cache[uint64, quad.Value] // node values by id, shared by queries
+	caches  *readCaches                    // quads and node ids, shared by queries (readcache.go)
 	names   *queryNames                    // set for one query by forQuery
+	reads   *readCache                     // set for one query by forQuery
 }
 
 // newBoltQueries wraps qs, whose key-value store is db, reading the list
@@ -75,7 +77,7 @@ func newBoltQueries(ctx context.Context, qs *kv.QuadStore, db hkv.KV) (*boltQuer
 	if err != nil {
 		return nil, err
 	}
-	q := &boltQueries{QuadStore: qs, db: db, values: values}
+	q := &boltQueries{QuadStore: qs, db: db, values: values, caches: newReadCaches()}
 	for _, ind := range list {
 		if !ind.Unique { // a unique index holds one quad id per key, not a list
 			q.indexes = append(q.indexes, ind)
@@ -356,12 +358,12 @@ func (s *linksScan) next(ctx context.Context) bool {
 		}
 		id := s.ids[0]
 		s.ids = s.ids[1:]
-		ok, err := readLink(ctx, s.tx, id, &s.link)
+		live, err := s.l.q.link(ctx, s.tx, id, &s.link)
 		if err != nil {
 			s.err = err
 			return false
 		}
-		if ok && !s.link.deleted {
+		if live {
 			s.found = true
 			return true
 		}
@@ -539,10 +541,12 @@ func decodeIDs(dst []uint64, b []byte) ([]uint64, error) {
 }
 
 // forQuery returns q for one query, which reads node values (NameOf)
-// through names; endQuery ends it.
+// through names, and quads and node ids through the store's current
+// readCache; endQuery ends it.
 func (q *boltQueries) forQuery() *boltQueries {
 	c := *q
-	c.names = &queryNames{db: q.db, values: q.values}
+	c.reads = q.caches.get()
+	c.names = &queryNames{db: q.db, values: q.values, keep: c.keepID}
 	return &c
 }
 
@@ -576,6 +580,7 @@ type queryNames struct {
 	tx     hkv.Tx
 	closed bool
 	values *lru.Cache[uint64, quad.Value]
+	keep   func(quad.Value, uint64) // told each value read from the store
 }
 
 // value returns node id's value, kept or read through this query's
@@ -608,6 +613,7 @@ func (n *queryNames) value(id uint64) (quad.Value, bool) {
 		return nil, false
 	}
 	n.values.Add(id, v)
+	n.keep(v, id)
 	return v, true
 }
 

@@ -388,7 +388,9 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 		pending.Quads += n
 		pending.Removed += n
 		for _, part := range b.transactions() {
-			if err := s.qs.ApplyDeltas(part, cgraph.IgnoreOpts{IgnoreDup: true, IgnoreMissing: true}); err != nil {
+			err := s.qs.ApplyDeltas(part, cgraph.IgnoreOpts{IgnoreDup: true, IgnoreMissing: true})
+			s.written()
+			if err != nil {
 				return fmt.Errorf("graph: write to %s: %w", s.addr, err)
 			}
 		}
@@ -578,6 +580,7 @@ func (s *Store) commitBulk(bl *bulkLoad) error {
 	}
 	old := s.bolt.kv.swap(bl.db)
 	bl.db = nil // the store's now: abandon must not close it
+	s.written()
 	return old.Close()
 }
 
@@ -607,6 +610,14 @@ func newDescriptions(desc []quad.Quad, described map[quad.Value]bool) []quad.Qua
 		described[v] = true
 	}
 	return out
+}
+
+// written drops what queries keep of the store's state (readcache.go): a
+// write has committed, or may have.
+func (s *Store) written() {
+	if q, ok := s.read.(*boltQueries); ok {
+		q.caches.reset()
+	}
 }
 
 // releaseEvery is how many captions or quads a read-only stretch of work
