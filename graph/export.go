@@ -563,6 +563,10 @@ func (e *csvEncoder) graph(g quad.IRI, quads []quad.Quad) (int, error) {
 // store and encoded once per 1<<18 distinct nodes met: a quad costs its
 // own read and four cache lookups.
 func (s *Store) streamNT(ctx context.Context, e *ntEncoder) (int, error) {
+	isTally, err := s.inTallies()
+	if err != nil {
+		return 0, err
+	}
 	it := s.qs.QuadsAllIterator().Iterate()
 	defer it.Close()
 	terms := make(map[any][]byte, 1<<16)
@@ -578,6 +582,11 @@ func (s *Store) streamNT(ctx context.Context, e *ntEncoder) (int, error) {
 			s.releaseMapped()
 		}
 		ref := it.Result()
+		if tally, err := isTally(ref); err != nil {
+			return n, err
+		} else if tally { // kept by Load, not stated by captions (tally.go)
+			continue
+		}
 		b := e.buf[:0]
 		for i, d := range dirs {
 			if d == quad.Label && !e.quads {

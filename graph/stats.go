@@ -10,7 +10,7 @@ import (
 // Stats describes what a store holds.
 type Stats struct {
 	Captions int   // caption graphs
-	Quads    int64 // all quads
+	Quads    int64 // all quads but the tallies (tally.go), as export writes them
 	// Entities counts distinct entity nodes by class, keyed by the names
 	// in [EntityClasses].
 	Entities map[string]int
@@ -65,9 +65,18 @@ func (s *Store) Stats(ctx context.Context) (Stats, error) {
 	// counts them exactly; Cayley's own count on PostgreSQL is the
 	// planner's estimate, stale after a large load.
 	byPred := make(map[any]int)
+	isTally, err := s.inTallies()
+	if err != nil {
+		return fail(err)
+	}
 	it := s.qs.QuadsAllIterator().Iterate()
 	defer it.Close()
 	for it.Next(ctx) {
+		if tally, err := isTally(it.Result()); err != nil {
+			return fail(err)
+		} else if tally {
+			continue
+		}
 		if st.Quads++; st.Quads%(16*releaseEvery) == 0 {
 			if err := ctx.Err(); err != nil {
 				return fail(err)

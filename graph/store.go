@@ -330,7 +330,7 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 	var (
 		st      LoadStats
 		pending LoadStats // counts of the batch not yet committed
-		b       = batch{deleted: make(map[quad.Quad]bool)}
+		b       = batch{deleted: make(map[quad.Quad]bool), credits: make(map[credit]int)}
 		inBatch = make(map[string]bool)
 		prov    = Provenance{ExtractorVersion: s.opts.ExtractorVersion}
 		// described holds the entity nodes whose stored description this
@@ -343,10 +343,18 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 		// staged counts what it holds, not yet committed.
 		bulk   *bulkLoad
 		staged LoadStats
+		// bulkCounts are the tallies of what the bulk load holds.
+		bulkCounts  = make(map[quad.Value]int)
+		bulkCredits = make(map[credit]int)
 	)
 	bulk, err := s.startBulk()
 	if err != nil {
 		return st, err
+	}
+	if bulk == nil {
+		if err := s.ensureTallies(ctx); err != nil {
+			return st, fmt.Errorf("graph: count %s: %w", s.addr, err)
+		}
 	}
 	defer func() {
 		if bulk != nil {
@@ -365,6 +373,10 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 			bl.abandon()
 			return err
 		}
+		if err := bl.add(talliesGraph, talliesGraph, tallyQuads(bulkCounts, bulkCredits), nil); err != nil {
+			bl.abandon()
+			return fmt.Errorf("graph: bulk load %s: %w", s.addr, err)
+		}
 		if err := s.commitBulk(bl); err != nil {
 			bl.abandon()
 			return fmt.Errorf("graph: bulk load %s: %w", s.addr, err)
@@ -380,6 +392,11 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 		}
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		// Tallies first: a credit that goes releases its agency and
+		// photographer for collectOrphans.
+		if err := s.talliesOf(ctx, &b); err != nil {
+			return fmt.Errorf("graph: read %s: %w", s.addr, err)
 		}
 		n, err := s.collectOrphans(ctx, &b, described)
 		if err != nil {
@@ -446,6 +463,12 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 			if !bulk.has(g) {
 				own, desc := m.quads(prov, s.opts.Now)
 				desc = newDescriptions(desc, described)
+				for _, q := range own {
+					if e := tallyLink(q); e != nil {
+						bulkCounts[e]++
+					}
+				}
+				credits(own, 1, bulkCredits)
 				if err := bulk.add(g, quad.IRI(PhotoIRI(x.ID)), own, desc); err != nil {
 					return st, fmt.Errorf("graph: bulk load %s: %w", s.addr, err)
 				}
@@ -485,6 +508,8 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 		if err != nil {
 			return st, fmt.Errorf("graph: read %s: %w", s.addr, err)
 		}
+		credits(old, -1, b.credits)
+		credits(own, 1, b.credits)
 		if old == nil {
 			pending.Added++
 			for _, q := range own {
@@ -657,6 +682,7 @@ type batch struct {
 	deltas     []cgraph.Delta
 	deleted    map[quad.Quad]bool // quads the batch deletes
 	candidates []quad.Value       // nodes that lost a reference in the batch
+	credits    map[credit]int     // what the batch changes of each credit (tally.go)
 }
 
 func (b *batch) add(q quad.Quad) {
@@ -726,6 +752,7 @@ func (b *batch) reset() {
 	b.deltas = b.deltas[:0]
 	clear(b.deleted)
 	b.candidates = b.candidates[:0]
+	clear(b.credits)
 }
 
 // describe makes the stored description of each entity node in desc equal

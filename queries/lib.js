@@ -14,6 +14,8 @@
 //   emitSorted(rows, keys)  emit rows sorted by keys ("-key" descending), up to params.limit,
 //                      as one {"$rows": [...]} batch, which the runner reads as rows
 //   values(m)          the values of an object
+//   needTallies()      throws unless the store keeps tallies (capgraph:photoCount,
+//                      credits: docs/model.md, "Tallies"), as stores built before them do not
 var S = "https://schema.org/", C = "https://capgraph.org/ns#", RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";
 function P(t) { return "<" + t + ">"; }
 function uniq(xs) { var seen = {}, out = []; for (var i = 0; i < xs.length; i++) { if (!seen[xs[i]]) { seen[xs[i]] = true; out.push(xs[i]); } } return out; }
@@ -115,3 +117,8 @@ function sortKeys(rows, keys) {
   return out;
 }
 function values(m) { var out = []; for (var k in m) out.push(m[k]); return out; }
+function needTallies() {
+  if (!g.V(P("https://capgraph.org/id/tallies")).Out(P(RDF + "type")).ToArray().length) {
+    throw new Error("this store keeps no tallies, which it was built before: run capgraph build on it once (with any captions, even ones it holds) to count them");
+  }
+}

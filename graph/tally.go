@@ -1,0 +1,311 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	cgraph "github.com/cayleygraph/cayley/graph"
+	"github.com/cayleygraph/cayley/graph/kv"
+	"github.com/cayleygraph/cayley/graph/refs"
+	"github.com/cayleygraph/quad"
+)
+
+// Tallies are counts that Load keeps as it writes, so that questions
+// about the whole store ("which people are photographed most", "how many
+// photos did each agency distribute") read one quad per entity instead of
+// every photo. They live in [TalliesGraph], which export leaves out: they
+// are derived from the caption graphs, and any triple store can count those
+// itself.
+//
+// An entity's capgraph:photoCount is the number of quads of caption graphs
+// that link a photo to it by one of tallied. The model writes at most one
+// such link from a photo to an entity (an entity named by a relation is
+// not also mentioned), so it is the number of photos that show it, are
+// about it, mention it or were distributed by it. An entity no photo links
+// to has no tally.
+//
+// Load counts what each batch adds and deletes, and rewrites the tallies
+// it changes in the same transaction as the caption graphs (talliesOf); a
+// bulk load counts everything and writes the tallies at its end. A store
+// written before tallies existed is counted whole by the next Load
+// (ensureTallies), which [TalliesGraph]'s marker quad records.
+
+// An agency's photographers are kept as credits, one node per agency and
+// photographer with a photo credited to both (schema:creator and
+// schema:sourceOrganization of one photo): <agency>#by/<photographer's
+// path>, with capgraph:agency, capgraph:photographer and, as its
+// photoCount, the number of such photos. A credit is deleted with its last
+// photo, so an agency's photographers are the credits that point at it.
+
+// TalliesGraph is the named graph of the counts Load keeps.
+const TalliesGraph = Base + "tallies"
+
+var (
+	talliesGraph   = quad.IRI(TalliesGraph)
+	cgPhotoCount   = quad.IRI(Vocab + "photoCount")
+	cgTallies      = quad.IRI(Vocab + "Tallies")
+	cgAgency       = quad.IRI(Vocab + "agency")
+	cgPhotographer = quad.IRI(Vocab + "photographer")
+	// talliesMarker says that the store's tallies are complete.
+	talliesMarker = quad.Quad{Subject: talliesGraph, Predicate: rdfType, Object: cgTallies, Label: talliesGraph}
+)
+
+// tallied are the predicates whose links from photos photoCount counts.
+var tallied = map[quad.Value]bool{
+	schemaAbout: true, schemaMentions: true, schemaContentLocation: true, schemaSourceOrg: true,
+}
+
+// inTallies returns a test of whether a quad of the store is a tally:
+// export and Stats pass over every quad and leave the tallies out.
+func (s *Store) inTallies() (func(refs.Ref) (bool, error), error) {
+	tallies, err := s.qs.ValueOf(talliesGraph)
+	if err != nil || tallies == nil {
+		return func(refs.Ref) (bool, error) { return false, nil }, err
+	}
+	key := tallies.Key()
+	return func(q refs.Ref) (bool, error) {
+		l, err := s.qs.QuadDirection(q, quad.Label)
+		return l != nil && l.Key() == key, err
+	}, nil
+}
+
+// tallyLink returns the entity whose count q changes, or nil.
+func tallyLink(q quad.Quad) quad.Value {
+	if !tallied[q.Predicate] || q.Label == entitiesGraph || q.Label == talliesGraph {
+		return nil
+	}
+	return q.Object
+}
+
+func tallyQuad(e quad.Value, n int) quad.Quad {
+	return quad.Quad{Subject: e, Predicate: cgPhotoCount, Object: quad.TypedString{Value: quad.String(strconv.Itoa(n)), Type: xsdNonNegativeInteger}, Label: talliesGraph}
+}
+
+// tallyValue reads a photoCount's object.
+func tallyValue(v quad.Value) (int, error) {
+	ts, ok := v.(quad.TypedString)
+	n, err := strconv.Atoi(string(ts.Value))
+	if !ok || err != nil || n < 0 {
+		return 0, fmt.Errorf("graph: bad %s value %v", cgPhotoCount, v)
+	}
+	return n, nil
+}
+
+// A credit is an agency and a photographer.
+type credit struct{ agency, photographer quad.Value }
+
+func (c credit) node() quad.IRI {
+	a, _ := c.agency.(quad.IRI)
+	p, _ := c.photographer.(quad.IRI)
+	return quad.IRI(string(a) + "#by/" + strings.TrimPrefix(string(p), Base))
+}
+
+// credits adds n to the count of each credit that quads (one caption's)
+// give a photo.
+func credits(quads []quad.Quad, n int, counts map[credit]int) {
+	var agencies, photographers []quad.Value
+	for _, q := range quads {
+		if q.Label == entitiesGraph || q.Label == talliesGraph {
+			continue
+		}
+		switch q.Predicate {
+		case schemaSourceOrg:
+			agencies = append(agencies, q.Object)
+		case schemaCreator:
+			photographers = append(photographers, q.Object)
+		}
+	}
+	for _, a := range agencies {
+		for _, p := range photographers {
+			counts[credit{a, p}] += n
+		}
+	}
+}
+
+// talliesOf adds to b the tally changes that b's deltas make, and the
+// credits' changes in b.credits.
+func (s *Store) talliesOf(ctx context.Context, b *batch) error {
+	change := make(map[quad.Value]int)
+	var order []quad.Value // first-seen order, so that batches are reproducible
+	for _, d := range b.deltas {
+		e := tallyLink(d.Quad)
+		if e == nil {
+			continue
+		}
+		if _, ok := change[e]; !ok {
+			order = append(order, e)
+		}
+		if d.Action == cgraph.Add {
+			change[e]++
+		} else {
+			change[e]--
+		}
+	}
+	for _, e := range order {
+		if change[e] == 0 {
+			continue
+		}
+		old, err := s.storedTally(ctx, e)
+		if err != nil {
+			return err
+		}
+		n := change[e]
+		for _, q := range old {
+			c, err := tallyValue(q.Object)
+			if err != nil {
+				return err
+			}
+			n += c
+			b.del(q)
+		}
+		if n < 0 {
+			return fmt.Errorf("graph: %v would be linked from %d photos: the tallies are not the store's", e, n)
+		}
+		if n > 0 {
+			b.add(tallyQuad(e, n))
+		}
+	}
+	for _, c := range sortedCredits(b.credits) {
+		if b.credits[c] == 0 {
+			continue
+		}
+		node := c.node()
+		old, err := s.storedTally(ctx, node)
+		if err != nil {
+			return err
+		}
+		n := b.credits[c]
+		for _, q := range old {
+			k, err := tallyValue(q.Object)
+			if err != nil {
+				return err
+			}
+			n += k
+			b.del(q)
+		}
+		switch links := creditLinks(c); {
+		case n < 0:
+			return fmt.Errorf("graph: %v would credit %d photos: the tallies are not the store's", node, n)
+		case n > 0:
+			b.add(tallyQuad(node, n))
+			if len(old) == 0 {
+				b.add(links[0])
+				b.add(links[1])
+			}
+		case len(old) > 0:
+			b.del(links[0])
+			b.del(links[1])
+		}
+	}
+	return nil
+}
+
+func creditLinks(c credit) [2]quad.Quad {
+	node := c.node()
+	return [2]quad.Quad{
+		{Subject: node, Predicate: cgAgency, Object: c.agency, Label: talliesGraph},
+		{Subject: node, Predicate: cgPhotographer, Object: c.photographer, Label: talliesGraph},
+	}
+}
+
+func sortedCredits(m map[credit]int) []credit {
+	out := make([]credit, 0, len(m))
+	for c := range m {
+		out = append(out, c)
+	}
+	slices.SortFunc(out, func(a, b credit) int { return strings.Compare(string(a.node()), string(b.node())) })
+	return out
+}
+
+// storedTally returns entity e's photoCount quads: one, or none.
+func (s *Store) storedTally(ctx context.Context, e quad.Value) ([]quad.Quad, error) {
+	kqs, ok := s.qs.(*kv.QuadStore)
+	if !ok {
+		qs, err := s.labelledQuads(ctx, e, talliesGraph)
+		var out []quad.Quad
+		for _, q := range qs {
+			if q.Predicate == cgPhotoCount {
+				out = append(out, q)
+			}
+		}
+		return out, err
+	}
+	ref, err := kqs.ValueOf(e)
+	if err != nil || ref == nil {
+		return nil, err
+	}
+	pref, err := kqs.ValueOf(cgPhotoCount)
+	if err != nil || pref == nil {
+		return nil, err
+	}
+	scan := kv.IndexScan{Index: subjectPredicate, Values: []uint64{uint64(ref.(kv.Int64Value)), uint64(pref.(kv.Int64Value))}}
+	return s.appendQuads(ctx, nil, scan.BuildIterator(kqs), talliesGraph)
+}
+
+// ensureTallies counts a store written before tallies were kept, and
+// marks the tallies complete; a store that has the marker costs one read.
+func (s *Store) ensureTallies(ctx context.Context) error {
+	marked, err := s.labelledQuads(ctx, talliesGraph, talliesGraph)
+	if err != nil || len(marked) > 0 {
+		return err
+	}
+	counts, creds, err := s.countAll(ctx)
+	if err != nil {
+		return err
+	}
+	var deltas []cgraph.Delta
+	for _, q := range tallyQuads(counts, creds) {
+		deltas = append(deltas, cgraph.Delta{Quad: q, Action: cgraph.Add})
+	}
+	err = s.qs.ApplyDeltas(deltas, cgraph.IgnoreOpts{IgnoreDup: true})
+	s.written()
+	return err
+}
+
+// tallyQuads returns the quads of counts and credits, in a fixed order,
+// and the marker.
+func tallyQuads(counts map[quad.Value]int, creds map[credit]int) []quad.Quad {
+	out := make([]quad.Quad, 0, len(counts)+3*len(creds)+1)
+	for e, n := range counts {
+		if n > 0 {
+			out = append(out, tallyQuad(e, n))
+		}
+	}
+	for c, n := range creds {
+		if n > 0 {
+			links := creditLinks(c)
+			out = append(out, tallyQuad(c.node(), n), links[0], links[1])
+		}
+	}
+	sortQuads(out)
+	return append(out, talliesMarker)
+}
+
+// countAll counts every tallied link and credit in the store, in one pass
+// over its quads: Cayley keeps no index by predicate.
+func (s *Store) countAll(ctx context.Context) (map[quad.Value]int, map[credit]int, error) {
+	counts := make(map[quad.Value]int)
+	photos := make(map[quad.Value][]quad.Quad) // their credit quads
+	sc := s.qs.QuadsAllIterator().Iterate()
+	defer sc.Close()
+	for sc.Next(ctx) {
+		q, err := s.qs.Quad(sc.Result())
+		if err != nil {
+			return nil, nil, err
+		}
+		if e := tallyLink(q); e != nil {
+			counts[e]++
+		}
+		if (q.Predicate == schemaCreator || q.Predicate == schemaSourceOrg) && q.Label != entitiesGraph && q.Label != talliesGraph {
+			photos[q.Subject] = append(photos[q.Subject], q)
+		}
+	}
+	creds := make(map[credit]int)
+	for _, qs := range photos {
+		credits(qs, 1, creds)
+	}
+	return counts, creds, sc.Err()
+}
