@@ -240,11 +240,13 @@ func (s *Store) Close() error {
 // "mql") and yields up to limit results (0 means no limit), each collated
 // as JSON-ready values.
 //
-// A result that is an object with the one key "$rows", holding an array,
-// stands for the array's elements, and Query yields each. Gizmo hands
-// every g.Emit to its reader through a channel, about 6 µs a result on
-// a small machine (queries' BenchmarkGizmoFloor), so a query with many
-// rows (the saved queries' emitSorted) emits them as one such batch.
+// A result that is an object with the key "$rows", holding an array,
+// stands for the array's elements, and Query yields each, sorted by the
+// columns the object's "$sort" names and cut at its "$limit" (rowsOf).
+// Gizmo hands every g.Emit to its reader through a channel, about 6 µs a
+// result on a small machine (queries' BenchmarkGizmoFloor), and goja sorts
+// at about 10 µs a row, so a query with many rows (the saved queries'
+// emitSorted) emits them as one such batch.
 func (s *Store) Query(ctx context.Context, lang, text string, limit int) iter.Seq2[any, error] {
 	if limit < 0 {
 		limit = 0
@@ -277,17 +279,6 @@ func (s *Store) Query(ctx context.Context, lang, text string, limit int) iter.Se
 			yield(nil, fmt.Errorf("graph: query: %w", err))
 		}
 	}
-}
-
-// rowsOf returns the rows a query result stands for: a batch's elements
-// ([Store.Query]), or the result itself.
-func rowsOf(r any) []any {
-	if m, ok := r.(map[string]any); ok && len(m) == 1 {
-		if rows, ok := m["$rows"].([]any); ok {
-			return rows
-		}
-	}
-	return []any{r}
 }
 
 // LoadStats counts what [Store.Load] did.

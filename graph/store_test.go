@@ -379,6 +379,10 @@ func TestQueryReadsBatchesAsRows(t *testing.T) {
 		{"other keys", `g.Emit({"$rows": [{n: 1}], m: 2})`, 0, `[{"$rows":[{"n":1}],"m":2}]`},
 		{"not an array", `g.Emit({"$rows": "x"})`, 0, `[{"$rows":"x"}]`},
 		{"array result", `g.Emit([1, 2])`, 0, `[[1,2]]`},
+		{"sorted", `g.Emit({"$rows": [{n: 2, s: "b"}, {n: 1, s: "c"}, {n: 2, s: "a"}], "$sort": ["-n", "s"]})`, 0, `[{"n":2,"s":"a"},{"n":2,"s":"b"},{"n":1,"s":"c"}]`},
+		{"sorted and cut", `g.Emit({"$rows": [{n: 2}, {n: 3}, {n: 1}], "$sort": ["n"], "$limit": 2})`, 0, `[{"n":1},{"n":2}]`},
+		{"limit 0 keeps all", `g.Emit({"$rows": [{n: 2}, {n: 1}], "$limit": 0})`, 0, `[{"n":2},{"n":1}]`},
+		{"sort not names", `g.Emit({"$rows": [{n: 1}], "$sort": [1]})`, 0, `[{"$rows":[{"n":1}],"$sort":[1]}]`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []any

@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -191,46 +193,71 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// TestEmitSortedSortsAsRowCmp checks emitSorted's string keys against the
-// comparator they stand in for, on rows with prefixes, case, accents,
-// digits, empty strings and ties.
-func TestEmitSortedSortsAsRowCmp(t *testing.T) {
-	q, err := queries.Parse("sort-check", `// Sort check.
-//
-// columns: keys ok
-var words = ["", "a", "ab", "abc", "a b", "a\tb", "a\u0001", "b", "B", "e", "\u00e9", "10", "9", "Z", "z\u0301"], nums = [0, 1, 2, 9, 10, 100, 12345678];
-var rows = [];
-for (var i = 0; i < 300; i++) rows.push({ s: words[(i * 7) % words.length], t: words[(i * 5) % words.length], n: nums[(i * 3) % nums.length], i: i });
-[["-n", "s", "t"], ["s", "n"], ["t", "s", "-n"], ["n"]].forEach(function (keys) {
-  var fast = sortKeys(rows, keys).sort().map(function (k) { return rows[+k.slice(-9)].i; });
-  var slow = rows.slice().sort(rowCmp(keys)).map(function (r) { return r.i; });
-  g.Emit({ keys: keys.join(" "), ok: fast.join() == slow.join() });
-});
-g.Emit({ keys: "negative", ok: sortKeys([{ n: -1 }], ["n"]) === null });
-`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prog, err := q.Bind(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+// TestEmitSortedSortsAsJavaScript checks the order the runner gives
+// emitSorted's batches against a JavaScript comparator that uses <, on rows
+// with prefixes, case, accents, digits, characters past U+FFFF and from
+// U+E000 (where UTF-16 order and code point order differ: goja's < uses
+// code points), empty strings, ties, negative and fractional numbers, and
+// a limit.
+func TestEmitSortedSortsAsJavaScript(t *testing.T) {
 	s, err := graph.Open(t.Context(), "", graph.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	n := 0
-	for r, err := range s.Query(t.Context(), "gizmo", prog, 0) {
+	for _, tt := range []struct{ keys, limit string }{
+		{`["-n", "s", "t"]`, ""}, {`["s", "n"]`, ""}, {`["t", "s", "-n"]`, ""}, {`["n"]`, ""},
+		{`["-s", "i"]`, ""}, {`["s", "-i"]`, "7"},
+	} {
+		q, err := queries.Parse("sort-check", `// Sort check.
+//
+// param: limit int default=0 example=5  Most rows
+// columns: i
+var words = ["", "a", "ab", "abc", "a b", "a\tb", "a\u0001", "b", "B", "e", "\u00e9", "10", "9", "Z", "z\u0301",
+  "\ud83d\ude00", "\ue000", "\uffff", "x\ud83d\ude00", "x\ufb01"], nums = [0, 1, 2, 9, 10, 100, 12345678, -3, 1.5, -0.25];
+var rows = [];
+for (var i = 0; i < 300; i++) rows.push({ s: words[(i * 7) % words.length], t: words[(i * 5) % words.length], n: nums[(i * 3) % nums.length], i: i });
+var keys = `+tt.keys+`;
+function cmp(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
+var want = rows.slice().sort(function (a, b) {
+  for (var j = 0; j < keys.length; j++) {
+    var k = keys[j], d = 1;
+    if (k.charAt(0) == "-") { k = k.slice(1); d = -1; }
+    var c = cmp(a[k], b[k]);
+    if (c) return d * c;
+  }
+  return 0;
+}).map(function (r) { return r.i; });
+if (params.limit > 0) want = want.slice(0, params.limit);
+g.Emit({ want: want.join(" ") });
+emitSorted(rows, keys);
+`)
 		if err != nil {
 			t.Fatal(err)
 		}
-		n++
-		if m, _ := r.(map[string]any); m["ok"] != true {
-			t.Errorf("sorted differently: %v", r)
+		values := map[string]string{}
+		if tt.limit != "" {
+			values["limit"] = tt.limit
 		}
-	}
-	if n != 5 {
-		t.Errorf("%d checks ran, want 5", n)
+		prog, err := q.Bind(values)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want string
+		var got []string
+		for r, err := range s.Query(t.Context(), "gizmo", prog, 0) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := r.(map[string]any)
+			if w, ok := m["want"]; ok {
+				want = w.(string)
+				continue
+			}
+			got = append(got, fmt.Sprint(m["i"]))
+		}
+		if g := strings.Join(got, " "); g != want || len(got) < 7 {
+			t.Errorf("keys %s, limit %q: the runner sorted\n%s\nJavaScript sorts\n%s", tt.keys, tt.limit, g, want)
+		}
 	}
 }
