@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -309,10 +310,15 @@ type linksScan struct {
 	prefixes []hkv.Key // to scan after keys
 	tx       hkv.Tx
 	keys     hkv.Iterator
-	ids      []uint64
+	ids      []uint64 // quads still to read, in buf
+	buf      []uint64
 	link     link // the current quad, when found
 	found    bool
 	err      error
+	// The quads of the prefix being scanned, kept for the query's
+	// readCache if the scan reaches its end with few enough of them.
+	prefix  string
+	listing []uint64
 }
 
 // reset starts a scan of prefixes, dropping what is left of the last one.
@@ -321,7 +327,7 @@ func (s *linksScan) reset(prefixes []hkv.Key) {
 		s.err = errors.Join(s.err, s.keys.Close())
 		s.keys = nil
 	}
-	s.prefixes, s.ids, s.found = prefixes, s.ids[:0], false
+	s.prefixes, s.ids, s.found, s.listing = prefixes, nil, false, nil
 }
 
 // next moves to the next live quad under the prefixes.
@@ -341,8 +347,9 @@ func (s *linksScan) next(ctx context.Context) bool {
 				if len(s.prefixes) == 0 {
 					return false
 				}
-				s.keys = s.tx.Scan(ctx, options.WithPrefixKV(s.prefixes[0]))
-				s.prefixes = s.prefixes[1:]
+				if s.startPrefix(ctx) {
+					continue // read from the cache
+				}
 			}
 			if !s.keys.Next(ctx) {
 				s.err = errors.Join(s.keys.Err(), s.keys.Close())
@@ -350,10 +357,21 @@ func (s *linksScan) next(ctx context.Context) bool {
 				if s.err != nil {
 					return false
 				}
+				if s.listing != nil && s.l.q.reads != nil {
+					s.l.q.reads.prefixes.Add(s.prefix, slices.Clone(s.listing))
+				}
 				continue
 			}
-			if s.ids, s.err = decodeIDs(s.ids[:0], s.keys.Val()); s.err != nil {
+			if s.buf, s.err = decodeIDs(s.buf[:0], s.keys.Val()); s.err != nil {
 				return false
+			}
+			s.ids = s.buf
+			if s.listing != nil {
+				if len(s.listing)+len(s.ids) > maxCachedPrefixIDs {
+					s.listing = nil
+				} else {
+					s.listing = append(s.listing, s.ids...)
+				}
 			}
 		}
 		id := s.ids[0]
@@ -368,6 +386,25 @@ func (s *linksScan) next(ctx context.Context) bool {
 			return true
 		}
 	}
+}
+
+// startPrefix moves to the next prefix: its quads from the query's
+// readCache, reporting true, or a scan of its keys.
+func (s *linksScan) startPrefix(ctx context.Context) bool {
+	p := s.prefixes[0]
+	s.prefixes = s.prefixes[1:]
+	s.listing = nil
+	if c := s.l.q.reads; c != nil {
+		s.prefix = string(bytes.Join(p, []byte{0}))
+		if ids, ok := c.prefixes.Get(s.prefix); ok {
+			s.buf = append(s.buf[:0], ids...) // s.buf is overwritten later; the cache's list is not
+			s.ids = s.buf
+			return true
+		}
+		s.listing = []uint64{} // not nil: collecting
+	}
+	s.keys = s.tx.Scan(ctx, options.WithPrefixKV(p))
+	return false
 }
 
 func (s *linksScan) Next(ctx context.Context) bool { return s.next(ctx) }

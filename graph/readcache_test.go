@@ -57,4 +57,8 @@ func TestQueriesSeeWrites(t *testing.T) {
 	loadAll(t, s, []extract.Extraction{caption("c", "Jund al-Aqsa fighters gather near Idlib, Syria, May 3, 2016.")})
 	ask("group back", photos, photo("c"))
 	ask("group back", names, "Jund al-Aqsa")
+
+	// One more photo under the index keys the last queries read.
+	loadAll(t, s, []extract.Extraction{caption("d", "Jund al-Aqsa fighters drive through Saraqeb, Syria, May 4, 2016.")})
+	ask("another photo", photos, photo("c"), photo("d"))
 }
