@@ -36,7 +36,7 @@ function labelAll(ns) { // label() for many nodes with one query: call it before
   var todo = uniq(ns.filter(function (n) { return !(n in labels); }));
   if (!todo.length) return;
   todo.forEach(function (n) { labels[n] = ""; });
-  g.V.apply(g, todo).Tag("n").Out(P(S + "name")).ForEach(function (d) {
+  g.V.apply(g, todo).Tag("n").Out(P(S + "name")).TagArray().forEach(function (d) {
     var v = bare(d.id);
     if (labels[d.n] == "" || v < labels[d.n]) labels[d.n] = v;
   });
