@@ -288,7 +288,11 @@ func tallyQuads(counts map[quad.Value]int, creds map[credit]int) []quad.Quad {
 // over its quads: Cayley keeps no index by predicate.
 func (s *Store) countAll(ctx context.Context) (map[quad.Value]int, map[credit]int, error) {
 	counts := make(map[quad.Value]int)
-	photos := make(map[quad.Value][]quad.Quad) // their credit quads
+	// Each photo's agencies and photographers, as quads with only a
+	// predicate and an object, which are shared: at 10^6 captions the
+	// quads as read would take a gigabyte.
+	photos := make(map[quad.Value][]quad.Quad)
+	shared := make(map[quad.Value]quad.Value)
 	sc := s.qs.QuadsAllIterator().Iterate()
 	defer sc.Close()
 	for sc.Next(ctx) {
@@ -299,8 +303,17 @@ func (s *Store) countAll(ctx context.Context) (map[quad.Value]int, map[credit]in
 		if e := tallyLink(q); e != nil {
 			counts[e]++
 		}
-		if (q.Predicate == schemaCreator || q.Predicate == schemaSourceOrg) && q.Label != entitiesGraph && q.Label != talliesGraph {
-			photos[q.Subject] = append(photos[q.Subject], q)
+		if p := q.Predicate; (p == schemaCreator || p == schemaSourceOrg) && q.Label != entitiesGraph && q.Label != talliesGraph {
+			o, ok := shared[q.Object]
+			if !ok {
+				o, shared[q.Object] = q.Object, q.Object
+			}
+			if p == schemaCreator {
+				p = schemaCreator // the package's value, not the copy just read
+			} else {
+				p = schemaSourceOrg
+			}
+			photos[q.Subject] = append(photos[q.Subject], quad.Quad{Predicate: p, Object: o})
 		}
 	}
 	creds := make(map[credit]int)
