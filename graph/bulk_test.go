@@ -367,3 +367,16 @@ func TestHasLiteral(t *testing.T) {
 	}
 	check(xs[10], true)
 }
+
+// TestBulkLoadAfterAnEmptyLoad loads nothing into a new store, then
+// captions: the second load is still the first build, a bulk load.
+func TestBulkLoadAfterAnEmptyLoad(t *testing.T) {
+	s := openTemp(t)
+	loadAll(t, s, nil)
+	empty := s.bolt.db()
+	loadAll(t, s, synthetic(t, 0, 5))
+	if s.bolt.db() == empty {
+		t.Error("the load after an empty one went through Cayley's writer, not the bulk load")
+	}
+	checkTallies(t, s, "after the bulk load")
+}

@@ -364,9 +364,13 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 			bl.abandon()
 			return err
 		}
-		if err := bl.add(talliesGraph, talliesGraph, tallyQuads(bulkCounts, bulkCredits), nil); err != nil {
-			bl.abandon()
-			return fmt.Errorf("graph: bulk load %s: %w", s.addr, err)
+		// The tallies, with their marker, only beside captions: a store
+		// that a load of nothing left empty is bulk loaded next time.
+		if staged.Added > 0 {
+			if err := bl.add(talliesGraph, talliesGraph, tallyQuads(bulkCounts, bulkCredits), nil); err != nil {
+				bl.abandon()
+				return fmt.Errorf("graph: bulk load %s: %w", s.addr, err)
+			}
 		}
 		if err := s.commitBulk(bl); err != nil {
 			bl.abandon()
