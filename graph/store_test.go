@@ -42,7 +42,7 @@ func stores(t *testing.T) map[string]func(t *testing.T) string {
 			if addr == "" {
 				t.Skip("CAPGRAPH_TEST_POSTGRES is unset: set it to a postgres:// URL of a scratch database to test the SQL backend")
 			}
-			resetPostgres(t, addr)
+			graph.ResetPostgres(t, addr)
 			return addr
 		},
 	}

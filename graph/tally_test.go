@@ -20,16 +20,21 @@ func TestTalliesMatchARecount(t *testing.T) {
 		moved[i].ID = xs[i].ID
 	}
 	for _, tc := range []struct {
-		name   string
-		noBulk bool
-		batch  int
+		name     string
+		postgres bool
+		noBulk   bool
+		batch    int
 	}{
-		{"bulk, then batches of 200 quads", false, 200},
-		{"batches of 200 quads", true, 200},
-		{"one batch", true, 1 << 30},
+		{"bulk, then batches of 200 quads", false, false, 200},
+		{"batches of 200 quads", false, true, 200},
+		{"one batch", false, true, 1 << 30},
+		{"PostgreSQL, batches of 2,000 quads", true, true, 2000},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := openTemp(t)
+			if tc.postgres {
+				s = openPostgres(t)
+			}
 			s.noBulk, s.opts.BatchSize = tc.noBulk, tc.batch
 			loadAll(t, s, xs[:100])
 			checkTallies(t, s, "first load")
