@@ -23,8 +23,8 @@ import (
 // those with the fixed values; join scans, for each node, the index key
 // prefixes of the node and the fixed values. With no path, the fixed
 // filter with several values stands in for it: In([p, q]) from a set of
-// nodes. It returns nil when the step is not of that form or no index
-// has such a prefix.
+// nodes, or the values of Has(p, a, b) on a set of nodes. It returns nil
+// when the step is not of that form or no index has such a prefix.
 func (q *boltQueries) join(s shape.NodesFrom) *indexJoin {
 	filters, ok := s.Quads.(shape.Quads)
 	if !ok {
@@ -59,7 +59,9 @@ func (q *boltQueries) join(s shape.NodesFrom) *indexJoin {
 			}
 			j.filter[f.Dir] = ids
 			fixed = append(fixed, f.Dir)
-			if len(ids) > 1 && several == nil {
+			// Not the result's: Has(p, a, b) on fixed nodes comes as the
+			// nodes and a, b fixed, and only a, b can lead.
+			if len(ids) > 1 && several == nil && f.Dir != s.Dir {
 				several = &filters[i]
 			}
 			continue

@@ -61,6 +61,8 @@ var planQueries = []string{
 	`g.V("$X", "$Y", "$P", "$G").Has("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>", "<https://schema.org/Photograph>").All()`,
 	`g.V("$X", "$Y", "$P").Tag("n").Has("<https://schema.org/mentions>", "$G").Out("<https://schema.org/identifier>").All()`,
 	`g.V("$P").In("<https://schema.org/contentLocation>").Has("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>", "<https://schema.org/Photograph>").All()`,
+	`g.V("$X", "$Y", "$P").Has("<https://schema.org/mentions>", "$G", "$P").All()`,
+	`g.V("$X", "$Y", "$P", "$G").Tag("n").Has("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>", "<https://schema.org/Photograph>", "<https://schema.org/Place>").Back("n").All()`,
 }
 
 // TestBoltQueriesPlanLikeCayley runs planQueries on a store whose captions
