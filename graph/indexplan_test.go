@@ -194,6 +194,7 @@ func TestBoltQueriesUseIndexPrefixes(t *testing.T) {
 		{"Out from tagged nodes by a tagged predicate", path.StartPath(q, photo, place).Tag("p").Out(path.StartPath(q, quad.IRI(S+"contentLocation")).Tag("rel")), "sp", "ops"},
 		{"In by tagged predicates from a node", path.StartPath(q, place).Tag("e").In(path.StartPath(q, quad.IRI(S+"contentLocation"), quad.IRI(S+"about")).Tag("rel")), "ops", ""},
 		{"Out by two predicates from a path", path.StartPath(q, place).In(quad.IRI(S+"contentLocation")).Out(quad.IRI(S+"mentions"), quad.IRI(S+"about")), "sp", "ops"},
+		{"Has with two values on nodes", path.StartPath(q, photo, place).Has(quad.IRI(S+"contentLocation"), place, photo), "ops", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o, _ := shape.Optimize(ctx, tc.p.Shape(), q)
