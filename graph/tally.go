@@ -118,6 +118,12 @@ func credits(quads []quad.Quad, n int, counts map[credit]int) {
 			photographers = append(photographers, q.Object)
 		}
 	}
+	addCredits(agencies, photographers, n, counts)
+}
+
+// addCredits adds n to the count of each credit of an agency and a
+// photographer of one photo.
+func addCredits(agencies, photographers []quad.Value, n int, counts map[credit]int) {
 	for _, a := range agencies {
 		for _, p := range photographers {
 			counts[credit{a, p}] += n
@@ -145,62 +151,56 @@ func (s *Store) talliesOf(ctx context.Context, b *batch) error {
 		}
 	}
 	for _, e := range order {
-		if change[e] == 0 {
-			continue
-		}
-		old, err := s.storedTally(ctx, e)
-		if err != nil {
-			return err
-		}
-		n := change[e]
-		for _, q := range old {
-			c, err := tallyValue(q.Object)
-			if err != nil {
+		if change[e] != 0 {
+			if _, _, err := s.retally(ctx, b, e, change[e]); err != nil {
 				return err
 			}
-			n += c
-			b.del(q)
-		}
-		if n < 0 {
-			return fmt.Errorf("graph: %v would be linked from %d photos: the tallies are not the store's", e, n)
-		}
-		if n > 0 {
-			b.add(tallyQuad(e, n))
 		}
 	}
 	for _, c := range sortedCredits(b.credits) {
 		if b.credits[c] == 0 {
 			continue
 		}
-		node := c.node()
-		old, err := s.storedTally(ctx, node)
+		n, stored, err := s.retally(ctx, b, c.node(), b.credits[c])
 		if err != nil {
 			return err
 		}
-		n := b.credits[c]
-		for _, q := range old {
-			k, err := tallyValue(q.Object)
-			if err != nil {
-				return err
-			}
-			n += k
-			b.del(q)
-		}
 		switch links := creditLinks(c); {
-		case n < 0:
-			return fmt.Errorf("graph: %v would credit %d photos: the tallies are not the store's", node, n)
-		case n > 0:
-			b.add(tallyQuad(node, n))
-			if len(old) == 0 {
-				b.add(links[0])
-				b.add(links[1])
-			}
-		case len(old) > 0:
+		case n > 0 && !stored:
+			b.add(links[0])
+			b.add(links[1])
+		case n == 0 && stored:
 			b.del(links[0])
 			b.del(links[1])
 		}
 	}
 	return nil
+}
+
+// retally adds to b what moves node's photoCount by change: the stored
+// count's deletion and, unless the count falls to 0, the new one. It
+// returns the new count and whether one was stored.
+func (s *Store) retally(ctx context.Context, b *batch, node quad.Value, change int) (n int, stored bool, err error) {
+	old, err := s.storedTally(ctx, node)
+	if err != nil {
+		return 0, false, err
+	}
+	n = change
+	for _, q := range old {
+		c, err := tallyValue(q.Object)
+		if err != nil {
+			return 0, false, err
+		}
+		n += c
+		b.del(q)
+	}
+	if n < 0 {
+		return 0, false, fmt.Errorf("graph: %v would count %d photos: the tallies are not the store's", node, n)
+	}
+	if n > 0 {
+		b.add(tallyQuad(node, n))
+	}
+	return n, len(old) > 0, nil
 }
 
 func creditLinks(c credit) [2]quad.Quad {
@@ -391,11 +391,7 @@ func (s *Store) countAll(ctx context.Context) (map[quad.Value]int, map[credit]in
 	}
 	creds := make(map[credit]int)
 	for _, c := range photos {
-		for _, a := range c.agencies {
-			for _, p := range c.photographers {
-				creds[credit{a, p}]++
-			}
-		}
+		addCredits(c.agencies, c.photographers, 1, creds)
 	}
 	return counts, creds, nil
 }
