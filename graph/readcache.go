@@ -77,13 +77,11 @@ func (c *readCaches) get() *readCache { return c.current.Load() }
 // link reads quad id into l, through the cache when the query has one, and
 // reports whether the quad is live.
 func (q *boltQueries) link(ctx context.Context, tx hkv.Tx, id uint64, l *link) (bool, error) {
-	if q.reads == nil {
-		ok, err := readLink(ctx, tx, id, l)
-		return ok && !l.deleted, err
-	}
-	if v, ok := q.reads.links.Get(id); ok {
-		*l = v
-		return !l.deleted, nil
+	if q.reads != nil {
+		if v, ok := q.reads.links.Get(id); ok {
+			*l = v
+			return !l.deleted, nil
+		}
 	}
 	ok, err := readLink(ctx, tx, id, l)
 	if err != nil {
@@ -92,7 +90,9 @@ func (q *boltQueries) link(ctx context.Context, tx hkv.Tx, id uint64, l *link) (
 	if !ok {
 		*l = link{deleted: true}
 	}
-	q.reads.links.Add(id, *l)
+	if q.reads != nil {
+		q.reads.links.Add(id, *l)
+	}
 	return !l.deleted, nil
 }
 
