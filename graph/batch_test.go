@@ -2,6 +2,7 @@ package graph
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -46,4 +47,82 @@ func BenchmarkSortBatch(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(rows)), "µs/row")
+}
+
+func TestRowsOf(t *testing.T) {
+	const xsd = "http://www.w3.org/2001/XMLSchema#"
+	tests := []struct {
+		name  string
+		batch any
+		want  []any
+	}{
+		{"not a batch", "x", []any{"x"}},
+		{"an object without $rows", map[string]any{"a": int64(1)}, []any{map[string]any{"a": int64(1)}}},
+		{"an unknown key", map[string]any{"$rows": []any{}, "$by": "a"}, []any{map[string]any{"$rows": []any{}, "$by": "a"}}},
+		{"$columns not an object", map[string]any{"$rows": []any{}, "$columns": []any{"a"}}, []any{map[string]any{"$rows": []any{}, "$columns": []any{"a"}}}},
+		{
+			"sorted, unique and cut",
+			map[string]any{
+				"$rows": []any{
+					map[string]any{"n": int64(1), "s": "b"},
+					map[string]any{"n": int64(2), "s": "c"},
+					map[string]any{"n": 2.0, "s": "a"},
+					map[string]any{"n": int64(1), "s": "a"},
+				},
+				"$sort":   []any{"-n", "s"},
+				"$unique": []any{"n"},
+				"$limit":  int64(1),
+			},
+			[]any{map[string]any{"n": 2.0, "s": "a"}},
+		},
+		{
+			"tag maps made rows",
+			map[string]any{
+				"$rows": []map[string]any{
+					{"id": "<https://example.org/b>", "n": `"12"^^<` + xsd + `nonNegativeInteger>`, "name": "B"},
+					{"id": "<https://example.org/a>", "n": `"2.5"^^<` + xsd + `decimal>`},
+					{"id": "<https://example.org/b>", "n": `"12"^^<` + xsd + `nonNegativeInteger>`, "name": "A"},
+					{"id": "<https://example.org/c>", "n": `"2019-05"^^<` + xsd + `gYearMonth>`, "name": "<not an IRI"},
+					{"id": "<https://example.org/d>", "n": int64(7), "name": `"quoted"`},
+				},
+				"$columns": map[string]any{"node": "id", "count": "n", "label": "name"},
+				"$sort":    []any{"node", "label"},
+				"$unique":  []any{"node"},
+			},
+			[]any{
+				map[string]any{"node": "https://example.org/a", "count": 2.5, "label": ""},
+				map[string]any{"node": "https://example.org/b", "count": int64(12), "label": "A"},
+				map[string]any{"node": "https://example.org/c", "count": "2019-05", "label": "<not an IRI"},
+				map[string]any{"node": "https://example.org/d", "count": int64(7), "label": `"quoted"`},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := rowsOf(tt.batch); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("rowsOf() = %#v\nwant %#v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestSortRowsIsStable sorts rows that tie on every key.
+func TestSortRowsIsStable(t *testing.T) {
+	rows := make([]any, 100)
+	for i := range rows {
+		rows[i] = map[string]any{"k": int64(i % 3), "i": int64(i)}
+	}
+	sortRows(rows, []string{"-k"})
+	last := map[int64]int64{}
+	for _, r := range rows {
+		m := r.(map[string]any)
+		k, i := m["k"].(int64), m["i"].(int64)
+		if prev, ok := last[k]; ok && i < prev {
+			t.Fatalf("row %d of key %d after row %d", i, k, prev)
+		}
+		last[k] = i
+	}
+	if first := rows[0].(map[string]any)["k"]; first != int64(2) {
+		t.Fatalf("first key %v, want 2", first)
+	}
 }

@@ -241,12 +241,12 @@ func (s *Store) Close() error {
 // as JSON-ready values.
 //
 // A result that is an object with the key "$rows", holding an array,
-// stands for the array's elements, and Query yields each, sorted by the
-// columns the object's "$sort" names and cut at its "$limit" (rowsOf).
-// Gizmo hands every g.Emit to its reader through a channel, about 6 µs a
-// result on a small machine (queries' BenchmarkGizmoFloor), and goja sorts
-// at about 10 µs a row, so a query with many rows (the saved queries'
-// emitSorted) emits them as one such batch.
+// stands for the array's elements, and Query yields each, made into rows,
+// sorted, deduplicated and cut as the object asks (rowsOf). Gizmo hands
+// every g.Emit to its reader through a channel, about 6 µs a result on a
+// small machine (queries' BenchmarkGizmoFloor), and goja builds and sorts
+// rows at about 10 µs a row, so a query with many rows (the saved queries'
+// emitSorted and emitTagged) emits them as one such batch.
 func (s *Store) Query(ctx context.Context, lang, text string, limit int) iter.Seq2[any, error] {
 	if limit < 0 {
 		limit = 0

@@ -15,6 +15,11 @@
 //                      one {"$rows": [...], "$sort": keys, "$limit": n} batch, which the
 //                      runner sorts and reads as rows (numbers by value, strings by
 //                      code point, as goja's < orders them)
+//   emitTagged(path, columns, keys, unique)  emit path's TagArray() as rows, each column
+//                      (columns: {name: tag}) its tag's value made plain, as bare() makes it,
+//                      XSD numbers as numbers, "" if unbound; sorted by keys, keeping the first
+//                      of the rows that agree on the unique columns, up to params.limit. The
+//                      runner does all of it, and the paths never become JavaScript objects
 //   values(m)          the values of an object
 //   needTallies()      throws unless the store keeps tallies (capgraph:photoCount,
 //                      credits: docs/model.md, "Tallies"), as stores built before them do not
@@ -65,6 +70,10 @@ function emitSorted(rows, keys) { // keys: column names; a leading "-" sorts des
   // about 10 µs a row on sorting, Go about 1 (graph's BenchmarkSortBatch).
   var lim = typeof params.limit == "number" && params.limit > 0 ? params.limit : 0;
   if (rows.length) g.Emit({ "$rows": rows, "$sort": keys, "$limit": lim });
+}
+function emitTagged(path, columns, keys, unique) {
+  var lim = typeof params.limit == "number" && params.limit > 0 ? params.limit : 0;
+  g.Emit({ "$rows": path.TagArray(), "$columns": columns, "$sort": keys, "$unique": unique || [], "$limit": lim });
 }
 function values(m) { var out = []; for (var k in m) out.push(m[k]); return out; }
 function needTallies() {
