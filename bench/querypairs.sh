@@ -6,12 +6,14 @@
 #
 # STORE is a bbolt store directory (capgraph build --store STORE ...); BASE and
 # HEAD are commits (HEAD defaults to HEAD, PAIRS to 3). Each run is
-# BenchmarkSavedQueries with -benchtime 10x; the output is one line per query
-# and run: commit, pair, query, p50 ms, p99 ms, rows.
+# BenchmarkSavedQueries with -benchtime RUNS x (env RUNS, default 100: a
+# p99 of fewer than 100 runs is their slowest); the output is one line per
+# query and run: commit, pair, query, p50 ms, p99 ms, rows, first-run ms
+# ("-" for commits that do not report it).
 set -euo pipefail
 
 if [ $# -lt 2 ]; then
-	sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
 	exit 2
 fi
 store=$(cd "$1" && pwd)
@@ -31,10 +33,17 @@ for pair in $(seq "$pairs"); do
 	for side in base head; do
 		echo "# $side pair $pair $(date -u +%H:%M:%S) load $(cut -d' ' -f1 /proc/loadavg)" >&2
 		(cd "$tmp/$side/queries" && CAPGRAPH_BENCH_STORE=$store "$tmp/$side.test" \
-			-test.run '^$' -test.bench SavedQueries -test.benchtime 10x -test.timeout 60m) |
+			-test.run '^$' -test.bench SavedQueries -test.benchtime "${RUNS:-100}x" -test.timeout 60m) |
 			awk -v side="$side" -v pair="$pair" '/^BenchmarkSavedQueries\// {
 				split($1, a, "/"); sub(/-[0-9]+$/, "", a[2])
-				print side "\t" pair "\t" a[2] "\t" $5 "\t" $7 "\t" $9
+				first = "-"
+				for (i = 3; i < NF; i++) {
+					if ($(i + 1) == "first-ms") first = $i
+					if ($(i + 1) == "p50-ms") p50 = $i
+					if ($(i + 1) == "p99-ms") p99 = $i
+					if ($(i + 1) == "rows") rows = $i
+				}
+				print side "\t" pair "\t" a[2] "\t" p50 "\t" p99 "\t" rows "\t" first
 			}'
 	done
 done
