@@ -3,6 +3,7 @@ package graph
 import (
 	"cmp"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -13,7 +14,6 @@ import (
 	"github.com/cayleygraph/cayley/graph/refs"
 	"github.com/cayleygraph/cayley/query/shape"
 	"github.com/cayleygraph/quad"
-	hkv "github.com/hidal-go/hidalgo/kv"
 )
 
 // join plans a step from a path, such as Out(p) after In(q): the quads
@@ -137,7 +137,7 @@ func (j *indexJoin) Optimize(context.Context, shape.Optimizer) (shape.Shape, boo
 
 // prefixes returns the index key prefixes of node in direction d and
 // every combination of the filter's values.
-func (j *indexJoin) prefixes(ind *kv.QuadIndex, d quad.Direction, node uint64) []hkv.Key {
+func (j *indexJoin) prefixes(ind *kv.QuadIndex, d quad.Direction, node uint64) [][]byte {
 	combos := [][]uint64{nil}
 	for _, x := range ind.Dirs[:len(j.filter)+1] {
 		vals := j.filter[x]
@@ -152,9 +152,12 @@ func (j *indexJoin) prefixes(ind *kv.QuadIndex, d quad.Direction, node uint64) [
 		}
 		combos = next
 	}
-	keys := make([]hkv.Key, len(combos))
+	keys := make([][]byte, len(combos))
 	for i, c := range combos {
-		keys[i] = ind.Key(c)
+		keys[i] = appendBucket(nil, ind)
+		for _, v := range c {
+			keys[i] = binary.BigEndian.AppendUint64(keys[i], v)
+		}
 	}
 	return keys
 }

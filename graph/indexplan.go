@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"unsafe"
 
 	cgraph "github.com/cayleygraph/cayley/graph"
 	"github.com/cayleygraph/cayley/graph/iterator"
@@ -161,22 +162,41 @@ func (l *indexLinks) BuildIterator(cgraph.QuadStore) iterator.Shape {
 
 func (l *indexLinks) Optimize(context.Context, shape.Optimizer) (shape.Shape, bool) { return l, false }
 
-// key returns the index key prefix that holds the quads with the filter's
-// values and, unless node is nil, node in the result's direction.
-func (l *indexLinks) key(ind *kv.QuadIndex, node *uint64) hkv.Key {
+// appendPrefix appends the index key prefix that holds the quads with the
+// filter's values and, unless node is nil, node in the result's direction,
+// in prefix form (appendBucket).
+func (l *indexLinks) appendPrefix(buf []byte, ind *kv.QuadIndex, node *uint64) []byte {
 	n := len(l.filter)
 	if node != nil {
 		n++
 	}
-	vals := make([]uint64, n)
-	for i, d := range ind.Dirs[:n] {
-		if v, ok := l.filter[d]; ok {
-			vals[i] = v
-		} else {
-			vals[i] = *node
+	buf = appendBucket(buf, ind)
+	for _, d := range ind.Dirs[:n] {
+		v, ok := l.filter[d]
+		if !ok {
+			v = *node
 		}
+		buf = binary.BigEndian.AppendUint64(buf, v)
 	}
-	return ind.Key(vals)
+	return buf
+}
+
+// An index key prefix is kept in one byte string: the index's bucket
+// name, a 0, and the values as kv.QuadIndex.Key writes them (8 bytes each,
+// big-endian). It is the form the read cache keys prefixes by, and a scan
+// that finds its prefix there builds no hkv.Key and allocates nothing.
+func appendBucket(buf []byte, ind *kv.QuadIndex) []byte {
+	for _, d := range ind.Dirs {
+		buf = append(buf, d.Prefix())
+	}
+	return append(buf, 0)
+}
+
+// indexKey is the hkv.Key of a prefix. Direction prefixes are letters, so
+// the first 0 ends the bucket name. The key shares p's bytes.
+func indexKey(p []byte) hkv.Key {
+	i := bytes.IndexByte(p, 0)
+	return hkv.Key{p[:i:i], p[i+1:]}
 }
 
 // linksIterator is the iterator an indexLinks builds.
@@ -196,7 +216,7 @@ func (it *linksIterator) Iterate() iterator.Scanner {
 	if it.l.next == nil {
 		return it.cayleys().Iterate()
 	}
-	return &linksScan{l: it.l, prefixes: []hkv.Key{it.l.key(it.l.next, nil)}}
+	return &linksScan{l: it.l, prefixes: [][]byte{it.l.appendPrefix(nil, it.l.next, nil)}}
 }
 
 func (it *linksIterator) Lookup() iterator.Index {
@@ -222,7 +242,7 @@ func (it *linksIterator) Stats(ctx context.Context) (iterator.Costs, error) {
 	}
 	if it.l.next != nil {
 		c.NextCost = 2
-		size, err := it.l.q.prefixSize(ctx, it.l.key(it.l.next, nil))
+		size, err := it.l.q.prefixSize(ctx, indexKey(it.l.appendPrefix(nil, it.l.next, nil)))
 		if err != nil {
 			return c, err
 		}
@@ -307,7 +327,8 @@ func (it *linksIterator) String() string {
 // the quad's direction qa.Result as its result.
 type linksScan struct {
 	l        *indexLinks
-	prefixes []hkv.Key // to scan after keys
+	prefixes [][]byte  // to scan after keys, in prefix form (appendBucket)
+	one      [1][]byte // the buffer of a lookup's one prefix
 	tx       hkv.Tx
 	keys     hkv.Iterator
 	ids      []uint64 // quads still to read, in buf
@@ -322,7 +343,7 @@ type linksScan struct {
 }
 
 // reset starts a scan of prefixes, dropping what is left of the last one.
-func (s *linksScan) reset(prefixes []hkv.Key) {
+func (s *linksScan) reset(prefixes [][]byte) {
 	if s.keys != nil {
 		s.err = errors.Join(s.err, s.keys.Close())
 		s.keys = nil
@@ -395,15 +416,16 @@ func (s *linksScan) startPrefix(ctx context.Context) bool {
 	s.prefixes = s.prefixes[1:]
 	s.listing = nil
 	if c := s.l.q.reads; c != nil {
-		s.prefix = string(bytes.Join(p, []byte{0}))
-		if ids, ok := c.prefixes.Get(s.prefix); ok {
+		// Get keeps no key, so it may look up p's bytes in place.
+		if ids, ok := c.prefixes.Get(unsafe.String(unsafe.SliceData(p), len(p))); ok {
 			s.buf = append(s.buf[:0], ids...) // s.buf is overwritten later; the cache's list is not
 			s.ids = s.buf
 			return true
 		}
+		s.prefix = string(p)
 		s.listing = []uint64{} // not nil: collecting
 	}
-	s.keys = s.tx.Scan(ctx, options.WithPrefixKV(p))
+	s.keys = s.tx.Scan(ctx, options.WithPrefixKV(indexKey(p)))
 	return false
 }
 
@@ -457,7 +479,8 @@ func (c *linksLookup) Contains(ctx context.Context, v refs.Ref) bool {
 		return false
 	}
 	id := uint64(node)
-	c.reset([]hkv.Key{c.l.key(c.l.lookup, &id)})
+	c.one[0] = c.l.appendPrefix(c.one[0][:0], c.l.lookup, &id)
+	c.reset(c.one[:])
 	return c.next(ctx)
 }
 
