@@ -11,10 +11,11 @@
 //   named(spellings)   nodes named or alternately named by any spelling, and <IRI>s as given
 //   within(seeds)      seeds and every place inside one (capgraph:locatedIn or
 //                      schema:containedInPlace), up to 5 steps
-//   emitSorted(rows, keys)  emit rows sorted by keys ("-key" descending), up to params.limit:
-//                      one {"$rows": [...], "$sort": keys, "$limit": n} batch, which the
-//                      runner sorts and reads as rows (numbers by value, strings by
-//                      code point, as goja's < orders them)
+//   emitSorted(rows, keys, unique)  emit rows sorted by keys ("-key" descending), keeping
+//                      the first of the rows that agree on the unique columns (if given),
+//                      up to params.limit: one {"$rows": [...], "$sort": keys, "$unique": unique,
+//                      "$limit": n} batch, which the runner sorts and reads as rows (numbers
+//                      by value, strings by code point, as goja's < orders them)
 //   emitTagged(path, columns, keys, unique)  emit path's TagArray() as rows, each column
 //                      (columns: {name: tag}) its tag's value made plain, as bare() makes it,
 //                      XSD numbers as numbers, "" if unbound; sorted by keys, keeping the first
@@ -65,11 +66,11 @@ function within(seeds) { // seeds and every node that lies in one, by capgraph:l
   }
   return out.sort();
 }
-function emitSorted(rows, keys) { // keys: column names; a leading "-" sorts descending
+function emitSorted(rows, keys, unique) { // keys: column names; a leading "-" sorts descending
   // The runner sorts and cuts the batch (graph.Store.Query): goja spends
   // about 10 µs a row on sorting, Go about 1 (graph's BenchmarkSortBatch).
   var lim = typeof params.limit == "number" && params.limit > 0 ? params.limit : 0;
-  if (rows.length) g.Emit({ "$rows": rows, "$sort": keys, "$limit": lim });
+  if (rows.length) g.Emit({ "$rows": rows, "$sort": keys, "$unique": unique || [], "$limit": lim });
 }
 function emitTagged(path, columns, keys, unique) {
   var lim = typeof params.limit == "number" && params.limit > 0 ? params.limit : 0;
