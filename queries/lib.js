@@ -42,9 +42,9 @@ function labelAll(ns) { // label() for many nodes with one query: call it before
   var todo = uniq(ns.filter(function (n) { return !(n in labels); }));
   if (!todo.length) return;
   todo.forEach(function (n) { labels[n] = ""; });
-  g.V.apply(g, todo).Tag("n").Out(P(S + "name")).TagArray().forEach(function (d) {
-    var v = bare(d.id);
-    if (labels[d.n] == "" || v < labels[d.n]) labels[d.n] = v;
+  g.V.apply(g, todo).Save(P(S + "name"), "name").TagArray().forEach(function (d) {
+    var v = bare(d.name);
+    if (labels[d.id] == "" || v < labels[d.id]) labels[d.id] = v;
   });
 }
 function named(spellings) { // nodes with a schema:name or schema:alternateName spelled so, and nodes given as <IRI>
