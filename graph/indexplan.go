@@ -202,7 +202,8 @@ func indexKey(p []byte) hkv.Key {
 // linksIterator is the iterator an indexLinks builds.
 type linksIterator struct {
 	l       *indexLinks
-	generic iterator.Shape // Cayley's plan, built when needed
+	generic iterator.Shape  // Cayley's plan, built when needed
+	costs   *iterator.Costs // Stats' answer, once worked out
 }
 
 func (it *linksIterator) cayleys() iterator.Shape {
@@ -229,7 +230,22 @@ func (it *linksIterator) Lookup() iterator.Index {
 // sizeScanKeys bounds the index keys Stats reads to size a prefix.
 const sizeScanKeys = 256
 
+// Stats works its answer out once: Cayley asks each iterator of a nested
+// plan again at every level it optimizes, and a prefix's size costs up to
+// sizeScanKeys key reads. A path that tagged a step after Has spent more
+// time there than in reading its 124 results.
 func (it *linksIterator) Stats(ctx context.Context) (iterator.Costs, error) {
+	if it.costs != nil {
+		return *it.costs, nil
+	}
+	c, err := it.stats(ctx)
+	if err == nil {
+		it.costs = &c
+	}
+	return c, err
+}
+
+func (it *linksIterator) stats(ctx context.Context) (iterator.Costs, error) {
 	var c iterator.Costs
 	if it.l.next == nil || it.l.lookup == nil {
 		var err error
@@ -242,13 +258,28 @@ func (it *linksIterator) Stats(ctx context.Context) (iterator.Costs, error) {
 	}
 	if it.l.next != nil {
 		c.NextCost = 2
-		size, err := it.l.q.prefixSize(ctx, indexKey(it.l.appendPrefix(nil, it.l.next, nil)))
+		size, err := it.l.q.keptPrefixSize(ctx, it.l.appendPrefix(nil, it.l.next, nil))
 		if err != nil {
 			return c, err
 		}
 		c.Size = size
 	}
 	return c, nil
+}
+
+// keptPrefixSize is prefixSize of p, in prefix form, kept in the query's
+// readCache: the planner asks for the same sizes at every query.
+func (q *boltQueries) keptPrefixSize(ctx context.Context, p []byte) (refs.Size, error) {
+	if q.reads != nil {
+		if size, ok := q.reads.sizes.Get(unsafe.String(unsafe.SliceData(p), len(p))); ok {
+			return size, nil
+		}
+	}
+	size, err := q.prefixSize(ctx, indexKey(p))
+	if err == nil && q.reads != nil {
+		q.reads.sizes.Add(string(p), size)
+	}
+	return size, err
 }
 
 // prefixSize counts the quad ids under an index key prefix, reading at
@@ -336,10 +367,10 @@ type linksScan struct {
 	link     link // the current quad, when found
 	found    bool
 	err      error
-	// The quads of the prefix being scanned, kept for the query's
-	// readCache if the scan reaches its end with few enough of them.
+	// The prefix being scanned, while its quads may still be few enough
+	// for the query's readCache (keeping).
 	prefix  string
-	listing []uint64
+	keeping bool
 }
 
 // reset starts a scan of prefixes, dropping what is left of the last one.
@@ -348,7 +379,7 @@ func (s *linksScan) reset(prefixes [][]byte) {
 		s.err = errors.Join(s.err, s.keys.Close())
 		s.keys = nil
 	}
-	s.prefixes, s.ids, s.found, s.listing = prefixes, nil, false, nil
+	s.prefixes, s.ids, s.found, s.keeping = prefixes, nil, false, false
 }
 
 // next moves to the next live quad under the prefixes.
@@ -373,27 +404,20 @@ func (s *linksScan) next(ctx context.Context) bool {
 				}
 			}
 			if !s.keys.Next(ctx) {
-				s.err = errors.Join(s.keys.Err(), s.keys.Close())
-				s.keys = nil
-				if s.err != nil {
+				if s.err = s.endKeys(); s.err != nil {
 					return false
-				}
-				if s.listing != nil && s.l.q.reads != nil {
-					s.l.q.reads.prefixes.Add(s.prefix, slices.Clone(s.listing))
 				}
 				continue
 			}
 			if s.buf, s.err = decodeIDs(s.buf[:0], s.keys.Val()); s.err != nil {
 				return false
 			}
-			s.ids = s.buf
-			if s.listing != nil {
-				if len(s.listing)+len(s.ids) > maxCachedPrefixIDs {
-					s.listing = nil
-				} else {
-					s.listing = append(s.listing, s.ids...)
+			if s.keeping {
+				if s.err = s.readAhead(ctx); s.err != nil {
+					return false
 				}
 			}
+			s.ids = s.buf
 		}
 		id := s.ids[0]
 		s.ids = s.ids[1:]
@@ -414,7 +438,7 @@ func (s *linksScan) next(ctx context.Context) bool {
 func (s *linksScan) startPrefix(ctx context.Context) bool {
 	p := s.prefixes[0]
 	s.prefixes = s.prefixes[1:]
-	s.listing = nil
+	s.keeping = false
 	if c := s.l.q.reads; c != nil {
 		// Get keeps no key, so it may look up p's bytes in place.
 		if ids, ok := c.prefixes.Get(unsafe.String(unsafe.SliceData(p), len(p))); ok {
@@ -422,11 +446,42 @@ func (s *linksScan) startPrefix(ctx context.Context) bool {
 			s.ids = s.buf
 			return true
 		}
-		s.prefix = string(p)
-		s.listing = []uint64{} // not nil: collecting
+		s.prefix, s.keeping = string(p), true
+		s.buf = s.buf[:0] // no keys is no quads
 	}
 	s.keys = s.tx.Scan(ctx, options.WithPrefixKV(indexKey(p)))
 	return false
+}
+
+// readAhead reads the rest of a prefix that is being kept into s.buf, which
+// holds its first key's quads, and keeps it once it ends, unless it
+// proves too long to keep. Read as it is used, a lookup that stops at its
+// first live quad, as Contains does, would never reach the end, and would
+// seek the B-tree again at every query.
+func (s *linksScan) readAhead(ctx context.Context) error {
+	for len(s.buf) <= maxCachedPrefixIDs {
+		if !s.keys.Next(ctx) {
+			return s.endKeys()
+		}
+		var err error
+		if s.buf, err = decodeIDs(s.buf, s.keys.Val()); err != nil {
+			return err
+		}
+	}
+	s.keeping = false // too many: read the rest as it is used
+	return nil
+}
+
+// endKeys closes the scan of a prefix that has no more keys, keeping its
+// quads, all in s.buf, if it is being kept.
+func (s *linksScan) endKeys() error {
+	err := errors.Join(s.keys.Err(), s.keys.Close())
+	s.keys = nil
+	if err == nil && s.keeping {
+		s.l.q.reads.prefixes.Add(s.prefix, slices.Clone(s.buf))
+	}
+	s.keeping = false
+	return err
 }
 
 func (s *linksScan) Next(ctx context.Context) bool { return s.next(ctx) }

@@ -13,8 +13,9 @@ import (
 
 // readCache keeps, for the queries of one state of the embedded store, what
 // they read at random from its B-trees: the quads of kv's log by id, node
-// ids by value, and the quad ids under an index key prefix (when few, as
-// for a node's name or a photo's date). A query reads one of each for
+// ids by value, the quad ids under an index key prefix (when few, as for a
+// node's name or a photo's date), and the planner's estimate of a prefix's
+// size (up to 256 key reads each). A query reads one of each for
 // nearly every step it takes (a node's id to start from, the keys under a
 // prefix, each quad they list), at 2 to 6 µs a read on a 10^5-caption
 // store, where a hit costs about 0.1 µs.
@@ -29,18 +30,20 @@ import (
 // Node values by id are kept apart, in boltQueries.values, for good: kv
 // never gives a node id to another value.
 type readCache struct {
-	links    *lru.Cache[uint64, link]     // dead or missing quads as link{deleted: true}
-	ids      *lru.Cache[string, uint64]   // by quad.Value.String(); 0 when absent
-	prefixes *lru.Cache[string, []uint64] // the quads under an index key prefix, when few
+	links    *lru.Cache[uint64, link]      // dead or missing quads as link{deleted: true}
+	ids      *lru.Cache[string, uint64]    // by quad.Value.String(); 0 when absent
+	prefixes *lru.Cache[string, []uint64]  // the quads under an index key prefix, when few
+	sizes    *lru.Cache[string, refs.Size] // the planner's size of an index key prefix
 }
 
-// The bounds of a readCache: about 30 MB of links, 15 MB of ids and 20 MB
-// of prefixes.
+// The bounds of a readCache: about 30 MB of links, 15 MB of ids, 20 MB of
+// prefixes and 1 MB of sizes.
 const (
 	maxCachedLinks     = 1 << 18
 	maxCachedIDs       = 1 << 17
 	maxCachedPrefixes  = 1 << 17
 	maxCachedPrefixIDs = 16
+	maxCachedSizes     = 1 << 14
 )
 
 func newReadCache() *readCache {
@@ -56,7 +59,11 @@ func newReadCache() *readCache {
 	if err != nil {
 		panic(err)
 	}
-	return &readCache{links: links, ids: ids, prefixes: prefixes}
+	sizes, err := lru.New[string, refs.Size](maxCachedSizes)
+	if err != nil {
+		panic(err)
+	}
+	return &readCache{links: links, ids: ids, prefixes: prefixes, sizes: sizes}
 }
 
 // readCaches holds the current readCache of a store, shared by queries.
