@@ -68,7 +68,7 @@ function within(seeds) { // seeds and every node that lies in one, by capgraph:l
 }
 function emitSorted(rows, keys, unique) { // keys: column names; a leading "-" sorts descending
   // The runner sorts and cuts the batch (graph.Store.Query): goja spends
-  // about 10 µs a row on sorting, Go about 1 (graph's BenchmarkSortBatch).
+  // about 10 µs a row on sorting, Go under 1 (graph's BenchmarkSortBatch).
   var lim = typeof params.limit == "number" && params.limit > 0 ? params.limit : 0;
   if (rows.length) g.Emit({ "$rows": rows, "$sort": keys, "$unique": unique || [], "$limit": lim });
 }
