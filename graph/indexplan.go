@@ -267,11 +267,15 @@ func (it *linksIterator) stats(ctx context.Context) (iterator.Costs, error) {
 	return c, nil
 }
 
+// lookupKey is p's bytes as a string, without a copy, to look a prefix up
+// in the read cache: Get keeps no key. Add needs string(p).
+func lookupKey(p []byte) string { return unsafe.String(unsafe.SliceData(p), len(p)) }
+
 // keptPrefixSize is prefixSize of p, in prefix form, kept in the query's
 // readCache: the planner asks for the same sizes at every query.
 func (q *boltQueries) keptPrefixSize(ctx context.Context, p []byte) (refs.Size, error) {
 	if q.reads != nil {
-		if size, ok := q.reads.sizes.Get(unsafe.String(unsafe.SliceData(p), len(p))); ok {
+		if size, ok := q.reads.sizes.Get(lookupKey(p)); ok {
 			return size, nil
 		}
 	}
@@ -440,8 +444,7 @@ func (s *linksScan) startPrefix(ctx context.Context) bool {
 	s.prefixes = s.prefixes[1:]
 	s.keeping = false
 	if c := s.l.q.reads; c != nil {
-		// Get keeps no key, so it may look up p's bytes in place.
-		if ids, ok := c.prefixes.Get(unsafe.String(unsafe.SliceData(p), len(p))); ok {
+		if ids, ok := c.prefixes.Get(lookupKey(p)); ok {
 			s.buf = append(s.buf[:0], ids...) // s.buf is overwritten later; the cache's list is not
 			s.ids = s.buf
 			return true

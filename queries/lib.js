@@ -67,14 +67,18 @@ function within(seeds) { // seeds and every node that lies in one, by capgraph:l
   return out.sort();
 }
 function emitSorted(rows, keys, unique) { // keys: column names; a leading "-" sorts descending
-  // The runner sorts and cuts the batch (graph.Store.Query): goja spends
-  // about 10 µs a row on sorting, Go under 1 (graph's BenchmarkSortBatch).
-  var lim = typeof params.limit == "number" && params.limit > 0 ? params.limit : 0;
-  if (rows.length) g.Emit({ "$rows": rows, "$sort": keys, "$unique": unique || [], "$limit": lim });
+  if (rows.length) emitBatch({ "$rows": rows }, keys, unique);
 }
 function emitTagged(path, columns, keys, unique) {
-  var lim = typeof params.limit == "number" && params.limit > 0 ? params.limit : 0;
-  g.Emit({ "$rows": path.TagArray(), "$columns": columns, "$sort": keys, "$unique": unique || [], "$limit": lim });
+  emitBatch({ "$rows": path.TagArray(), "$columns": columns }, keys, unique);
+}
+function emitBatch(b, keys, unique) {
+  // The runner sorts and cuts the batch (graph.Store.Query): goja spends
+  // about 10 µs a row on sorting, Go under 1 (graph's BenchmarkSortBatch).
+  b["$sort"] = keys;
+  b["$unique"] = unique || [];
+  b["$limit"] = typeof params.limit == "number" && params.limit > 0 ? params.limit : 0;
+  g.Emit(b);
 }
 function values(m) { var out = []; for (var k in m) out.push(m[k]); return out; }
 function needTallies() {
