@@ -1,8 +1,10 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // A creditPart is one name in a photo credit, in byte offsets of the caption.
@@ -12,10 +14,12 @@ type creditPart struct {
 	typ        EntityType // Agency, Photographer or Organization
 }
 
-// A credit is the parsed credit line of a caption.
+// A credit is the parsed credit of a caption: the line at its end, and
+// sometimes a line before it ("Jane Doe / Reuters\n\nA man walks ...").
 type credit struct {
-	start int // byte offset where the credit begins; len(text) when there is none
-	parts []creditPart
+	start     int // byte offset where the trailing credit begins; len(text) when there is none
+	descStart int // byte offset where the description begins: after a leading credit or label
+	parts     []creditPart
 }
 
 // lookupTerm tells the credit parser what a name is: Agency, Organization,
@@ -28,129 +32,366 @@ var creditFiller = map[string]bool{
 	"social media website": true, "social media": true, "courtesy": true, "str": true,
 	"photo": true, "photos": true, "picture": true, "pictures": true, "image": true,
 	"video": true, "screengrab": true, "reuters photographer": true, "ho": true,
-	"anonymous": true, "supplied": true, "via": true,
+	"anonymous": true, "supplied": true, "via": true, "file photo": true, "files": true,
+	"handout photo": true,
 }
 
-// Openings that introduce a credit ("Photo by", "Photograph:").
+// Openings that introduce a credit ("Photo by", "Photograph:"), longest first
+// where one opens another.
 var creditPrefixes = []string{
-	"photographs by", "photograph by", "photographs:", "photograph:", "photos by", "photo by",
-	"all photos:", "all pictures:", "photos:", "photo:", "pictures:", "picture:", "picture by",
-	"credit:", "image:", "via",
+	"photo credit should read", "photo credit:", "photo credit", "credit should read",
+	"photo courtesy of", "courtesy of", "photographs by", "photograph by", "photographs:",
+	"photograph:", "photos by", "photo by", "all photos:", "all pictures:", "photos:", "photo:",
+	"pictures:", "picture:", "picture by", "credit:", "image:", "©", "via",
 }
 
-// parseCredit finds the credit at the end of a caption in its real styles:
-// "REUTERS/Name", "(Photo by Name/Agency)", "(AP Photo/Name, file)",
-// "/ AFP / NAME", "Name/AFP/Getty Images" on its own line, "EPA-EFE/NAME",
-// "Photograph: Name/AFP/Getty", "Name/Org/Handout via REUTERS", "All
-// photos: Reuters" and a photographer's name glued to the last sentence
-// ("...Syria.Jane Doe").
-func parseCredit(text string, lookup lookupTerm) credit {
-	none := credit{start: len(text)}
-	end := len(strings.TrimRightFunc(text, unicode.IsSpace))
-	if end == 0 {
-		return none
-	}
-	segStart, segEnd := -1, end
+// creditOpenings are the prefixes that mark a credit wherever they stand
+// near the end of a caption, even without a sentence end before them.
+var creditOpenings = []string{
+	"photo credit should read", "photo credit:", "photo courtesy of", "photograph by",
+	"photograph:", "photo by", "photos by", "photo:", "photos:", "credit:", "©",
+}
 
-	// A closing parenthetical: "(AP Photo/Name)".
-	if text[end-1] == ')' {
-		if open := matchingOpen(text, end-1); open >= 0 && looksLikeCredit(text[open+1:end-1], lookup) {
-			segStart, segEnd = open+1, end-1
-		}
+// Wire boilerplate after an EPA or handout credit: "HANDOUT EDITORIAL USE
+// ONLY/NO SALES", "-- MANDATORY CREDIT --". It is neither credit nor caption.
+var creditBoilerplate = []string{
+	"editorial use only", "no sales", "no archives", "no resales", "mandatory credit",
+	"best quality available", "restricted to editorial use", "not for sale", "handout",
+}
+
+// Labels that open a caption without being part of it: "TOPSHOT - ",
+// "FILE - ", "(FILES) ", "epaselect ", "epa11258259 ".
+var captionLabels = []string{"topshot", "file photo", "file", "(files)", "epaselect", "editor's note:"}
+
+// parseCredit finds the credit of a caption in its real styles:
+// "REUTERS/Name", "(Photo by Name/Agency)", "[Name/Reuters]", "(AP
+// Photo/Name, file)", "/ AFP / NAME", "Name/AFP/Getty Images" on its own
+// line or split over lines, "EPA-EFE/NAME" with its boilerplate, "Photo
+// credit: Name | AFP", "© NAME/AFP", "NAME AFP", "Name/Org/Handout via
+// REUTERS", "All photos: Reuters", a photographer's name glued to the last
+// sentence ("...Syria.Jane Doe") and a credit line printed before the
+// caption.
+func parseCredit(text string, lookup lookupTerm) credit {
+	c := credit{start: len(text)}
+	c.descStart = leadLabels(text, 0)
+	if start, parts := leadingCredit(text, lookup); start > 0 {
+		c.descStart = leadLabels(text, start)
+		c.parts = parts
 	}
-	// The last line of a multi-line caption: "\nName/AFP/Getty Images".
-	if segStart < 0 {
-		if nl := strings.LastIndexByte(text[:end], '\n'); nl >= 0 && looksLikeCredit(text[nl+1:end], lookup) {
-			segStart = nl + 1
-		}
-	}
-	// What follows the last sentence: ". REUTERS/Name", ". / AFP / NAME".
-	glued := false
-	if segStart < 0 {
-		if i := lastSentenceEnd(text[:end]); i >= 0 {
-			tail := text[i:end]
-			switch {
-			case looksLikeCredit(tail, lookup):
-				segStart = i
-			case i > 0 && !unicode.IsSpace(rune(text[i-1])) && i < end && isUpperStart(tail) && looksLikeName(tail):
-				// "...in Aleppo, Syria.Jane Doe": a glued photographer credit.
-				segStart, glued = i, true
-			}
-		}
-	}
-	// A credit that starts the final sentence without a full stop before
-	// it: "... 2016 (AFP Photo/)" was handled above; "... Syria REUTERS/Name"
-	// is found by looking back from the first slash for an agency name.
-	if segStart < 0 {
-		if s := creditBySlash(text[:end], lookup); s >= 0 {
-			segStart = s
-		}
-	}
-	if segStart < 0 {
-		return none
-	}
-	c := credit{start: segStart}
-	if segStart > 0 && text[segStart-1] == '(' {
-		c.start = segStart - 1
-	}
-	if glued {
-		s, e := trimSpan(text, segStart, segEnd)
-		c.parts = append(c.parts, creditPart{text[s:e], s, e, Photographer})
+	end := trimBoilerplate(text, len(text))
+	if end <= c.descStart {
 		return c
 	}
-	c.parts = splitCredit(text, segStart, segEnd, lookup)
-	if len(c.parts) == 0 {
-		return none
+	start, parts := trailingCredit(text, c.descStart, end, lookup)
+	if start >= 0 {
+		c.start = start
+		c.parts = append(c.parts, parts...)
 	}
+	c.parts = dedupeParts(c.parts)
 	return c
 }
 
-// splitCredit splits a credit segment on "/", " via " and "," and types each piece.
-func splitCredit(text string, start, end int, lookup lookupTerm) []creditPart {
-	seg := text[start:end]
-	lower := strings.ToLower(seg)
-	// Drop an opening such as "Photo by" or "— Photo by".
-	off := 0
-	for off < len(lower) && (lower[off] == ' ' || lower[off] == '-' || strings.HasPrefix(lower[off:], "—") || strings.HasPrefix(lower[off:], "–")) {
-		if lower[off] == ' ' || lower[off] == '-' {
-			off++
-		} else {
-			off += len("—")
-		}
+// trailingCredit finds the credit that ends text[:end], not before from. It
+// returns its start and parts, or -1.
+func trailingCredit(text string, from, end int, lookup lookupTerm) (int, []creditPart) {
+	end = from + len(strings.TrimRightFunc(text[from:end], unicode.IsSpace))
+	if end <= from {
+		return -1, nil
 	}
-	for _, p := range creditPrefixes {
-		if strings.HasPrefix(lower[off:], p) {
-			off += len(p)
+	// Closing groups: "(AP Photo/Name)", "[Name/Reuters]", and a second one
+	// before it: "(Photo by X / AFP) (Photo credit should read X/AFP via Getty Images)".
+	start := -1
+	var parts []creditPart
+	for e := end; e > from && (text[e-1] == ')' || text[e-1] == ']'); {
+		open := matchingOpen(text, e-1)
+		if open < from || !looksLikeCredit(text[open+1:e-1], lookup) {
 			break
 		}
+		ps := splitCredit(text, open+1, e-1, lookup)
+		if len(ps) == 0 {
+			break
+		}
+		start, parts = open, append(ps, parts...)
+		e = from + len(strings.TrimRightFunc(text[from:open], unicode.IsSpace))
 	}
-	var parts []creditPart
-	pieceStart := start + off
-	flush := func(pieceEnd int) {
-		s, e := trimSpan(text, pieceStart, pieceEnd)
-		if s < e {
-			if p, ok := classifyCreditPiece(text, s, e, lookup); ok {
-				parts = append(parts, p)
+	if start >= 0 {
+		return start, parts
+	}
+	segStart, glued := findCreditSegment(text, from, end, lookup)
+	if segStart < 0 {
+		return -1, nil
+	}
+	if glued {
+		s, e := trimSpan(text, segStart, end)
+		return segStart, []creditPart{{text[s:e], s, e, Photographer}}
+	}
+	parts = splitCredit(text, segStart, end, lookup)
+	if len(parts) == 0 {
+		return -1, nil
+	}
+	if segStart > from && (text[segStart-1] == '(' || text[segStart-1] == '[') {
+		segStart--
+	}
+	return segStart, parts
+}
+
+// findCreditSegment finds where a trailing credit without brackets starts.
+// glued reports a photographer's name glued to the last sentence.
+func findCreditSegment(text string, from, end int, lookup lookupTerm) (start int, glued bool) {
+	// An opening such as "© ", "Photo: " or "Photo credit:" near the end,
+	// with no sentence after it: "... on July 24 / Photo: Jane Doe for X".
+	if s := lastOpening(text, from, end); s >= 0 {
+		return s, false
+	}
+	// The last lines of a multi-line caption: "\nName/AFP/Getty Images",
+	// or one credit split over lines ("\nJANE DOE\n/\nAFP").
+	if nl := strings.LastIndexByte(text[from:end], '\n'); nl >= 0 {
+		s := from + nl + 1
+		if looksLikeCredit(text[s:end], lookup) {
+			for s > from {
+				prev := strings.LastIndexByte(text[from:s-1], '\n')
+				ps := from + prev + 1
+				line := strings.TrimSpace(text[ps : s-1])
+				next := strings.TrimSpace(text[s:end])
+				if line == "" || len(line) > 60 || !(line == "/" || strings.HasSuffix(line, "/") || strings.HasPrefix(next, "/")) {
+					break
+				}
+				s = ps
 			}
+			return s, false
 		}
 	}
-	for i := start + off; i < end; i++ {
+	// What follows the last sentence: ". REUTERS/Name", ". / AFP / NAME",
+	// ". - AP", ". JANE DOE AFP".
+	if i := lastSentenceEnd(text[:end]); i > from {
+		tail := text[i:end]
 		switch {
-		case text[i] == '/' || text[i] == ',' || text[i] == ';':
+		case looksLikeCredit(tail, lookup):
+			return i, false
+		case !unicode.IsSpace(rune(text[i-1])) && isUpperStart(tail) && looksLikeName(tail):
+			// "...in Aleppo, Syria.Jane Doe": a glued photographer credit.
+			return i, true
+		}
+	}
+	// A credit that starts the final sentence without a full stop before
+	// it: "... Syria REUTERS/Name" is found by looking back from the first
+	// slash for an agency name.
+	if s := creditBySlash(text[:end], lookup); s >= from {
+		return s, false
+	}
+	return -1, false
+}
+
+// lastOpening returns the offset of the last credit opening in
+// text[from:end] that only a short credit follows, or -1.
+func lastOpening(text string, from, end int) int {
+	lower := asciiLower(text[from:end])
+	best := -1
+	for _, o := range creditOpenings {
+		k := strings.LastIndex(lower, o)
+		if k < 0 || k <= best {
+			continue
+		}
+		if k > 0 && o != "©" {
+			if r := lower[k-1]; r != ' ' && r != '\n' && r != '(' && r != '[' && r != '/' && r != '|' && r != '.' && r != '-' {
+				continue
+			}
+		}
+		rest := strings.TrimSpace(text[from+k+len(o) : end])
+		if rest == "" || len(rest) > 120 || strings.Contains(rest, "\n\n") || lastSentenceEnd(rest) >= 0 {
+			continue
+		}
+		best = k
+	}
+	if best < 0 {
+		return -1
+	}
+	// Take the separators before the opening with it: "... 24 / Photo:".
+	s := from + best
+	for s > from && strings.ContainsRune(" /|—–-\n", rune(text[s-1])) {
+		s--
+	}
+	if s > from && text[s-1] == 0x80 { // the last byte of "—" or "–"
+		s = from + best
+	}
+	return s
+}
+
+// leadingCredit finds a credit printed on the caption's first line, before
+// the description: "Jane Doe / Reuters / Scanpix\n\nA man walks ...". It
+// returns where the description begins and the credit's parts, or 0.
+func leadingCredit(text string, lookup lookupTerm) (int, []creditPart) {
+	nl := strings.IndexByte(text, '\n')
+	if nl <= 0 || nl > 120 {
+		return 0, nil
+	}
+	line := strings.TrimSpace(text[:nl])
+	rest := strings.TrimSpace(text[nl:])
+	if rest == "" || !strings.ContainsAny(line, "/|") && !hasCreditPrefix(asciiLower(line)) {
+		return 0, nil
+	}
+	if !looksLikeCredit(line, lookup) || lastSentenceEnd(line+" x") >= 0 {
+		return 0, nil
+	}
+	parts := splitCredit(text, 0, nl, lookup)
+	hasAgency := false
+	for _, p := range parts {
+		hasAgency = hasAgency || p.typ == Agency
+	}
+	if !hasAgency {
+		return 0, nil
+	}
+	start := nl
+	for start < len(text) && unicode.IsSpace(rune(text[start])) {
+		start++
+	}
+	return start, parts
+}
+
+// leadLabels returns the offset after the labels that open a caption at
+// from: "TOPSHOT - ", "(FILES) ", "epa11258259 ".
+func leadLabels(text string, from int) int {
+	i := from
+	for {
+		for i < len(text) && unicode.IsSpace(rune(text[i])) {
+			i++
+		}
+		rest := asciiLower(text[i:])
+		n := 0
+		for _, l := range captionLabels {
+			if strings.HasPrefix(rest, l) {
+				n = len(l)
+				break
+			}
+		}
+		if n == 0 && strings.HasPrefix(rest, "epa") {
+			k := 3
+			for k < len(rest) && rest[k] >= '0' && rest[k] <= '9' {
+				k++
+			}
+			if k > 3 {
+				n = k
+			}
+		}
+		if n == 0 {
+			return i
+		}
+		j := i + n
+		// A label ends at a separator: "TOPSHOT -", "FILE -", "(FILES)".
+		k := j
+		for k < len(text) && text[k] == ' ' {
+			k++
+		}
+		switch {
+		case strings.HasPrefix(text[k:], "- "), strings.HasPrefix(text[k:], "– "), strings.HasPrefix(text[k:], "— "):
+			_, size := utf8.DecodeRuneInString(text[k:])
+			j = k + size
+		case strings.HasSuffix(rest[:n], ")"), strings.HasPrefix(rest, "epa"), strings.HasSuffix(rest[:n], ":"):
+			if j < len(text) && text[j] != ' ' && text[j] != '\n' {
+				return i
+			}
+		default:
+			return i
+		}
+		i = j
+	}
+}
+
+// trimBoilerplate returns end less the wire boilerplate and separators
+// that close text[:end]: "... EPA/NAME HANDOUT -- MANDATORY CREDIT --
+// EDITORIAL USE ONLY/NO SALES" ends at "NAME".
+func trimBoilerplate(text string, end int) int {
+	lower := asciiLower(text[:end])
+	strong := false
+	for {
+		e := len(strings.TrimRight(lower[:end], " \t\n\r-–—/|"))
+		cut := false
+		for _, b := range creditBoilerplate {
+			if strings.HasSuffix(lower[:e], b) && (e == len(b) || !unicode.IsLetter(rune(lower[e-len(b)-1]))) {
+				if b == "handout" && !strong {
+					continue // "... Handout" alone may be a credit word the parser wants
+				}
+				strong = true
+				end, cut = e-len(b), true
+				break
+			}
+		}
+		if !cut {
+			if strong {
+				return e
+			}
+			return end
+		}
+	}
+}
+
+func hasCreditPrefix(lower string) bool {
+	lower = strings.TrimLeft(lower, " -—–|(")
+	for _, p := range creditPrefixes {
+		if strings.HasPrefix(lower, p) && p != "via" {
+			return true
+		}
+	}
+	return false
+}
+
+// dedupeParts drops a part that repeats an earlier one's text and type:
+// "(Photo by X / AFP) (Photo credit should read X/AFP via Getty Images)"
+// credits X and AFP once.
+func dedupeParts(parts []creditPart) []creditPart {
+	var out []creditPart
+	for _, p := range parts {
+		if !slices.ContainsFunc(out, func(q creditPart) bool { return q.typ == p.typ && q.text == p.text }) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// splitCredit splits a credit segment on "/", "|", ",", ";", line breaks,
+// " - ", " via " and " for ", and types each piece.
+func splitCredit(text string, start, end int, lookup lookupTerm) []creditPart {
+	var parts []creditPart
+	pieceStart := start
+	flush := func(pieceEnd int) {
+		s, e := stripCreditPrefix(text, pieceStart, pieceEnd)
+		s, e = trimSpan(text, s, e)
+		if s < e {
+			parts = append(parts, classifyCreditPiece(text, s, e, lookup)...)
+		}
+	}
+	for i := start; i < end; i++ {
+		switch {
+		case text[i] == '/' || text[i] == ',' || text[i] == ';' || text[i] == '|' || text[i] == '\n':
 			flush(i)
 			pieceStart = i + 1
-		case hasWordAt(text, i, end, " via "):
+		case hasWordAt(text, i, end, " via "), hasWordAt(text, i, end, " for "), hasWordAt(text, i, end, " - "):
 			flush(i)
-			pieceStart = i + len(" via ")
-			i += len(" via ") - 1
-		case hasWordAt(text, i, end, " for "):
-			flush(i)
-			pieceStart = i + len(" for ")
-			i += len(" for ") - 1
+			pieceStart = i + 5
+			if text[i+1] == '-' {
+				pieceStart = i + 3
+			}
+			i = pieceStart - 1
 		}
 	}
 	flush(end)
 	return parts
+}
+
+// stripCreditPrefix narrows a piece past its opening: "Photo by", "—
+// Photo credit:", "© ".
+func stripCreditPrefix(text string, s, e int) (int, int) {
+	s, e = trimSpan(text, s, e)
+	for s < e && (text[s] == '(' || text[s] == '[') {
+		s++
+	}
+	lower := asciiLower(text[s:e])
+	for _, p := range creditPrefixes {
+		if strings.HasPrefix(lower, p) && (p != "via" || len(lower) > 3 && lower[3] == ' ') {
+			return s + len(p), e
+		}
+	}
+	return s, e
 }
 
 func hasWordAt(text string, i, end int, w string) bool {
@@ -159,24 +400,27 @@ func hasWordAt(text string, i, end int, w string) bool {
 
 // classifyCreditPiece types one piece of a credit: an agency (with a
 // trailing "Photo" or "PHOTO" outside the span), an organisation, a filler
-// word, or else a photographer's name.
-func classifyCreditPiece(text string, s, e int, lookup lookupTerm) (creditPart, bool) {
+// word, a photographer's name, or a name and an agency without a slash
+// between them ("JANE DOE AFP").
+func classifyCreditPiece(text string, s, e int, lookup lookupTerm) []creditPart {
 	piece := text[s:e]
-	lower := strings.ToLower(piece)
-	// "VIA EPA-EFE": a leading "via".
-	if strings.HasPrefix(lower, "via ") {
-		s += 4
-		s, e = trimSpan(text, s, e)
-		piece, lower = text[s:e], strings.ToLower(text[s:e])
+	lower := asciiLower(piece)
+	// "VIA EPA-EFE", "Photo Afp": a leading "via" or "photo".
+	for _, w := range []string{"via ", "photo ", "photos "} {
+		if strings.HasPrefix(lower, w) && (w == "via " || lookup(piece[len(w):]) == Agency) {
+			s += len(w)
+			s, e = trimSpan(text, s, e)
+			piece, lower = text[s:e], asciiLower(text[s:e])
+		}
 	}
 	if creditFiller[lower] || s >= e {
-		return creditPart{}, false
+		return nil
 	}
 	// "AP Photo", "AFP PHOTO": only the agency is the span.
 	for _, suffix := range []string{" photos", " photo", " pictures", " pool"} {
 		if strings.HasSuffix(lower, suffix) {
 			if t := lookup(piece[:len(piece)-len(suffix)]); t == Agency {
-				return creditPart{piece[:len(piece)-len(suffix)], s, e - len(suffix), Agency}, true
+				return []creditPart{{piece[:len(piece)-len(suffix)], s, e - len(suffix), Agency}}
 			}
 		}
 	}
@@ -188,45 +432,48 @@ func classifyCreditPiece(text string, s, e int, lookup lookupTerm) (creditPart, 
 	}
 	switch t := lookup(piece); t {
 	case Agency, Organization:
-		return creditPart{piece, s, e, t}, true
+		return []creditPart{{piece, s, e, t}}
 	}
 	// "Ukrainian Presidential Press Service": a nationality is not part of
 	// the provider's name.
 	if sp := strings.IndexByte(piece, ' '); sp > 0 && commonWords[lower[:sp]] {
 		if t := lookup(piece[sp+1:]); t == Agency || t == Organization {
-			return creditPart{piece[sp+1:], s + sp + 1, e, t}, true
+			return []creditPart{{piece[sp+1:], s + sp + 1, e, t}}
 		}
+	}
+	// "JANE DOE AFP": a name and an agency with only a space between.
+	if sp := strings.LastIndexByte(piece, ' '); sp > 0 && lookup(piece[sp+1:]) == Agency && looksLikeName(piece[:sp]) &&
+		len(strings.Fields(piece[:sp])) >= 2 {
+		return []creditPart{{piece[:sp], s, s + sp, Photographer}, {piece[sp+1:], s + sp + 1, e, Agency}}
 	}
 	// "Prigozhin Press Service", "Shaam News Network": providers no table
 	// knows, told from people by their last word.
 	if words := strings.Fields(lower); len(words) >= 2 {
 		switch w := words[len(words)-1]; {
 		case mediaHeads[w]:
-			return creditPart{piece, s, e, Agency}, true
+			return []creditPart{{piece, s, e, Agency}}
 		case orgHeads[w]:
-			return creditPart{piece, s, e, Organization}, true
+			return []creditPart{{piece, s, e, Organization}}
 		}
 	}
 	if looksLikeName(piece) {
-		return creditPart{piece, s, e, Photographer}, true
+		return []creditPart{{piece, s, e, Photographer}}
 	}
-	return creditPart{}, false
+	return nil
 }
 
 // looksLikeCredit reports whether seg reads as a photo credit rather than
 // caption prose.
 func looksLikeCredit(seg string, lookup lookupTerm) bool {
-	seg = strings.TrimSpace(seg)
+	seg = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(seg), "-—–|©"))
 	if seg == "" || len(seg) > 160 {
 		return false
 	}
-	lower := strings.ToLower(strings.TrimLeft(seg, " -—–"))
-	for _, p := range creditPrefixes {
-		if strings.HasPrefix(lower, p) && p != "via" {
-			return true
-		}
+	lower := asciiLower(seg)
+	if hasCreditPrefix(lower) {
+		return true
 	}
-	if strings.HasPrefix(lower, "via ") && lookup(strings.TrimSpace(seg[strings.Index(strings.ToLower(seg), "via ")+4:])) == Agency {
+	if strings.HasPrefix(lower, "via ") && lookup(strings.TrimSpace(seg[4:])) == Agency {
 		return true
 	}
 	if strings.ContainsRune(seg, '/') {
@@ -252,7 +499,39 @@ func looksLikeCredit(seg string, lookup lookupTerm) bool {
 	if i := strings.Index(lower, " via "); i >= 0 {
 		return lookup(strings.TrimSpace(strings.Split(seg[i+5:], ",")[0])) == Agency
 	}
-	return lookup(seg) == Agency
+	if lookup(seg) == Agency {
+		return true
+	}
+	return creditPieces(seg, lookup)
+}
+
+// creditPieces reports whether seg, split at "|", ",", ";" and " - ", is
+// made only of credit pieces, one of them a known agency: "Jane Doe |
+// AFP", "Jane Doe - stringer, ASSOCIATED PRESS", "JANE DOE AFP", "Photo Afp".
+func creditPieces(seg string, lookup lookupTerm) bool {
+	agency := false
+	for piece := range strings.FieldsFuncSeq(strings.ReplaceAll(seg, " - ", "|"), func(r rune) bool { return strings.ContainsRune("|,;", r) }) {
+		piece = strings.TrimSpace(piece)
+		lower := asciiLower(piece)
+		if len(strings.Fields(piece)) > 5 {
+			return false
+		}
+		switch {
+		case creditFiller[lower]:
+		case lookup(piece) == Agency:
+			agency = true
+		case strings.HasPrefix(lower, "photo ") && lookup(piece[6:]) == Agency:
+			agency = true
+		default:
+			sp := strings.LastIndexByte(piece, ' ')
+			if sp > 0 && lookup(piece[sp+1:]) == Agency && looksLikeName(piece[:sp]) {
+				agency = true
+			} else if !looksLikeName(piece) {
+				return false
+			}
+		}
+	}
+	return agency
 }
 
 // creditBySlash finds a credit such as "REUTERS/Name" that follows the last
@@ -306,7 +585,7 @@ func isAbbrevEnd(text string, i int) bool {
 	if len(w) == 1 && w[0] >= 'A' && w[0] <= 'Z' {
 		return true // an initial: "U.S.", "John F. Kennedy"
 	}
-	return abbreviations[strings.ToLower(w)]
+	return abbreviations[asciiLower(w)]
 }
 
 var abbreviations = map[string]bool{
@@ -325,7 +604,7 @@ func looksLikeName(s string) bool {
 		return false
 	}
 	for _, w := range words {
-		if !isUpperStart(w) && !nameParticles[strings.ToLower(w)] && !particlePrefixed(w) {
+		if !isUpperStart(w) && !nameParticles[asciiLower(w)] && !particlePrefixed(w) {
 			return false
 		}
 		for _, r := range w {
@@ -340,7 +619,7 @@ func looksLikeName(s string) bool {
 // particlePrefixed reports names such as "al-Khatieb" or "el-Sayed".
 func particlePrefixed(w string) bool {
 	if i := strings.IndexAny(w, "-'’"); i > 0 {
-		return nameParticles[strings.ToLower(w[:i])] && isUpperStart(w[i+1:])
+		return nameParticles[asciiLower(w[:i])] && isUpperStart(w[i+1:])
 	}
 	return false
 }
@@ -352,14 +631,20 @@ var nameParticles = map[string]bool{
 	"ad": true, "as": true, "ash": true, "az": true, "ar": true, "an": true, "at": true, "ul": true,
 }
 
-// matchingOpen returns the index of the '(' that the ')' at close closes, or -1.
+// matchingOpen returns the index of the '(' or '[' that the ')' or ']' at
+// close closes, or -1.
 func matchingOpen(text string, close int) int {
+	closer := text[close]
+	opener := byte('(')
+	if closer == ']' {
+		opener = '['
+	}
 	depth := 0
 	for i := close; i >= 0; i-- {
 		switch text[i] {
-		case ')':
+		case closer:
 			depth++
-		case '(':
+		case opener:
 			depth--
 			if depth == 0 {
 				return i
@@ -385,4 +670,22 @@ func trimSpan(text string, s, e int) (int, int) {
 		}
 	}
 	return s, e
+}
+
+// asciiLower lower-cases ASCII letters only, so that every byte offset in
+// the result is the same offset in s: the credit parser matches English
+// words in a lower-cased copy and cuts the original at the same places.
+func asciiLower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; 'A' <= c && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if 'A' <= b[j] && b[j] <= 'Z' {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
 }

@@ -152,11 +152,16 @@ func (x *Extractor) Extract(c Caption) Extraction {
 	d := &doc{x: x, text: c.Text}
 	d.credit = parseCredit(c.Text, x.termType)
 	all := tokenize(c.Text)
-	n := 0
+	first, n := 0, 0
+	for first < len(all) && all[first].start < d.credit.descStart {
+		first++
+	}
+	n = first
 	for n < len(all) && all[n].end <= d.credit.start {
 		n++
 	}
-	d.toks = all[:n]
+	d.toks = all[first:n]
+	n -= first
 	d.tokIDs = make([]int64, n)
 	for i, t := range d.toks {
 		d.tokIDs[i] = x.trie.id(foldToken(t))
@@ -185,13 +190,24 @@ func (x *Extractor) Extract(c Caption) Extraction {
 // termType tells the credit parser whether a name is a known agency or
 // organisation.
 func (x *Extractor) termType(name string) EntityType {
-	if t := x.ix.Term(strings.TrimSpace(name)); t != nil {
+	if t := x.creditTerm(name); t != nil {
 		switch EntityType(t.Type) {
 		case Agency, Organization:
 			return EntityType(t.Type)
 		}
 	}
 	return ""
+}
+
+// creditTerm looks a credit's name up in the lexicon. In a credit a short
+// agency name in any case is the agency: "Photo Afp".
+func (x *Extractor) creditTerm(name string) *gazetteer.Term {
+	name = strings.TrimSpace(name)
+	t := x.ix.Term(name)
+	if t == nil && len(name) <= 5 {
+		t = x.ix.Term(strings.ToUpper(name))
+	}
+	return t
 }
 
 // sentences assigns each token its sentence index. A sentence ends at '.',
@@ -553,7 +569,7 @@ func (d *doc) addCredit() {
 			m.id = "photographer:" + slug(p.text)
 			m.conf = 0.9
 		default:
-			if t := d.x.ix.Term(p.text); t != nil {
+			if t := d.x.creditTerm(p.text); t != nil {
 				m.id, m.canonical, m.term = t.ID, t.Name, t
 				m.conf = 0.97
 			} else {

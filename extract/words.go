@@ -158,7 +158,8 @@ var orgHeads = set("service", "ministry", "committee", "commission", "council", 
 	"authority", "organization", "organisation", "foundation", "society", "association", "institute",
 	"federation", "fund", "programme", "program", "network", "observatory", "center", "centre",
 	"crescent", "cross", "union", "league", "party", "club", "assembly", "parliament", "court",
-	"bank", "company", "corporation", "group", "press", "television", "tv", "radio", "news")
+	"bank", "company", "corporation", "group", "press", "television", "tv", "radio", "news",
+	"administration", "directorate", "department", "secretariat", "commissioner")
 
 // Words that end a media outlet's name in a credit: "Shaam News Network".
 var mediaHeads = set("news", "tv", "television", "media", "network", "agency", "radio", "channel", "photos", "pictures", "images")
