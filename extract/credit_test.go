@@ -120,6 +120,8 @@ func TestFindDates(t *testing.T) {
 		{"26 November 2014 and 04 August", "26 November 2014=2014-11-26/day|04 August=--08-04/day"},
 		{"Ras al-Ain, January 2014.", "January 2014=2014-01/month"},
 		{"in Istanbul, May 19.", "May 19=--05-19/day"},
+		{"in Kherson, Ukraine, Aug, 22, 2022.", "Aug, 22, 2022=2022-08-22/day"},
+		{"Dec 4 talks; Mar 12", ""},
 		{"for the first time since October.", "October=--10/month"},
 		{"they may go. March on, May", ""},
 		{"on Tuesday the army moved", ""},

@@ -73,13 +73,19 @@ func dateAt(text string, toks []token, i int) (dateMatch, int, bool) {
 	if mon, ok := monthNames[t.lower]; ok && isUpperStart(t.text) {
 		end := t.end
 		abbrev := !fullMonth[t.lower]
+		needYear := false
 		if abbrev {
-			// "Sept. 14": an abbreviation counts only with its period;
-			// "Mar" or "Dec" alone are too often something else.
-			if end >= len(text) || text[end] != '.' {
+			// "Sept. 14": an abbreviation counts with its period; "Mar" or
+			// "Dec" alone are too often something else, so with a comma
+			// instead only a whole date will do ("Aug, 22, 2022").
+			switch {
+			case end < len(text) && text[end] == '.':
+				end++
+			case end < len(text) && text[end] == ',':
+				needYear = true
+			default:
 				return dateMatch{}, 0, false
 			}
-			end++
 		}
 		k := j + 1
 		// Month Day[,] [Year]; "October, 15, 2012" has a comma after the month.
@@ -92,8 +98,14 @@ func dateAt(text string, toks []token, i int) (dateMatch, int, bool) {
 					y := atoi(toks[k+1].text)
 					return dateMatch{start, toks[k+1].end, fmt.Sprintf("%04d-%02d-%02d", y, mon, day), "day", true}, k + 2, true
 				}
+				if needYear {
+					return dateMatch{}, 0, false
+				}
 				return dateMatch{start, dend, fmt.Sprintf("--%02d-%02d", mon, day), "day", false}, next, true
 			}
+		}
+		if needYear {
+			return dateMatch{}, 0, false
 		}
 		// Month Year.
 		if k < len(toks) && isYear(toks[k].text) && gapOK(text, end, toks[k].start, true) {

@@ -130,8 +130,10 @@ type mention struct {
 	term       *gazetteer.Term
 	date       *dateMatch
 	credit     bool
-	proposed   bool   // found by context, not by a table
-	short      string // the abbreviation inside "Name (ABBR)", "" when none
+	proposed   bool     // found by context, not by a table
+	short      string   // the abbreviation inside "Name (ABBR)", "" when none
+	aliasOf    *mention // the person a nickname names again
+	shown      bool     // a person placed in the picture: "Jane Doe (left)"
 }
 
 // doc is the working state for one caption.
@@ -171,6 +173,7 @@ func (x *Extractor) Extract(c Caption) Extraction {
 
 	d.findDates()
 	d.matchTables()
+	d.findOrganizations()
 	d.findPeople()
 	d.proposeUnknown()
 	d.coherePlaces()
@@ -462,6 +465,10 @@ func (d *doc) capitalNeighbour(a, b int) bool {
 		return false
 	}
 	ta, tb := d.toks[a], d.toks[b]
+	// "Ahmad al-Doe": a particle joined to a capitalised word is part of the run.
+	if nameParticles[tb.lower] && b+1 < len(d.toks) && d.text[tb.end:d.toks[b+1].start] == "-" {
+		tb = d.toks[b+1]
+	}
 	return isUpperStart(ta.text) && isUpperStart(tb.text) && !isAllCaps(ta.text) && !isAllCaps(tb.text) &&
 		!commonWords[ta.lower] && !commonWords[tb.lower] && !titleWords[ta.lower] && !titleWords[tb.lower] &&
 		!placeGenerics[tb.lower] && !unitWords[tb.lower]

@@ -89,15 +89,40 @@ func (d *doc) findPeople() {
 		if j == i || !d.runOK(i, j) || titleWords[d.toks[i].lower] {
 			continue
 		}
+		// A run that opens with a particle is a name only when the particle
+		// is joined to it: "al-Doe", not "an Islamic Emirate".
+		if !isUpperStart(d.toks[i].text) && d.text[d.toks[i].end:d.toks[i+1].start] != "-" {
+			continue
+		}
 		// Skip runs that start mid-name (the previous token joins them).
 		if i > 0 && isUpperStart(d.toks[i-1].text) && gapJoins(d.text[d.toks[i-1].end:d.toks[i].start]) && !titleWords[prev] && d.owner[i-1] == nil {
 			continue
 		}
 		after := d.text[d.toks[j-1].end:]
+		gapBefore := ""
+		if i > 0 {
+			gapBefore = d.text[d.toks[i-1].end:d.toks[i].start]
+		}
 		conf := 0.0
+		var alias *mention
 		switch {
-		case i > 0 && titleWords[prev] && d.text[d.toks[i-1].end:d.toks[i].start] == " " && (isUpperStart(d.toks[i-1].text) || j-i >= 2):
+		case i > 0 && titleWords[prev] && gapBefore == " " && (isUpperStart(d.toks[i-1].text) || j-i >= 2):
 			conf = 0.8
+		case i > 0 && titleWords[prev] && gapBefore == ", " && isUpperStart(d.toks[i-1].text) && j-i >= 2:
+			conf = 0.75 // "the Syrian Foreign Minister, Jane Doe"
+		case j-i >= 2 && i > 1 && prev == "by" && leaderVerbs[d.toks[i-2].lower]:
+			conf = 0.75 // "led by Jane Doe"
+		case j-i >= 2 && i > 0 && gapBefore == " " && d.orgBefore(i):
+			conf = 0.7 // "the Kharkiv military administration Jane Doe"
+		case i > 0 && nicknameCues[prev] && gapBefore == " " || i > 1 && prev == "as" && d.toks[i-2].lower == "known":
+			conf = 0.7 // "his nickname Barbecue", "also known as Barbecue"
+			alias = d.lastFullPerson(i)
+		case j-i == 1 && strings.HasPrefix(after, " family") && (len(after) == 7 || !isLetterByte(after[7])) && !commonWords[d.toks[i].lower]:
+			conf = 0.65 // "the al-Doe family home"
+		case positionApposition(after):
+			conf = 0.75 // "Jane Doe (left)", "says Jane, right,"
+		case j-i >= 2 && d.titleApposition(after):
+			conf = 0.7 // "Jane Doe, the leader of ..."
 		case j-i >= 2 && i > 1 && d.possessivePlace(i):
 			conf = 0.7 // "Spain's Rafael Nadal"
 		case i > 0 && kinWords[prev] && d.text[d.toks[i-1].end:d.toks[i].start] == " ":
@@ -114,11 +139,125 @@ func (d *doc) findPeople() {
 		if conf == 0 {
 			continue
 		}
+		// "the al-Doe family": a lower-case particle joined by a hyphen
+		// belongs to the name.
+		if i > 0 && nameParticles[prev] && !isUpperStart(d.toks[i-1].text) && gapBefore == "-" && d.owner[i-1] == nil {
+			i--
+		}
 		m := d.newMention(Person, i, j, conf)
+		m.aliasOf = alias
+		m.shown = positionApposition(after)
 		d.add(m)
 		i = j - 1
 	}
+	d.quotedNicknames()
 	d.surnames()
+}
+
+// Verbs of leading: "led by X", "headed by X".
+var leaderVerbs = set("led", "headed", "commanded", "chaired", "founded", "run", "ruled")
+
+// Words after which a name is a nickname: "his nickname Barbecue".
+var nicknameCues = set("nickname", "nicknamed", "dubbed", "alias", "aka", "moniker", "nom")
+
+// Nouns of a person's role in an apposition: "X, the leader of ...".
+var personNouns = set("leader", "head", "chief", "commander", "founder", "boss", "kingpin", "trafficker",
+	"spokesman", "spokeswoman", "spokesperson", "deputy", "president", "minister", "general", "colonel",
+	"officer", "mother", "father", "son", "daughter", "wife", "husband", "brother", "sister", "widow",
+	"resident", "farmer", "teacher", "doctor", "nurse", "student", "journalist", "photographer", "activist",
+	"lawyer", "member", "fighter", "soldier", "survivor", "victim", "owner", "man", "woman", "boy", "girl")
+
+func isLetterByte(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+// orgBefore reports an ORGANIZATION mention that ends right before token i.
+func (d *doc) orgBefore(i int) bool {
+	m := d.mentionAtToken(i - 1)
+	return m != nil && m.typ == Organization && m.te == i
+}
+
+// lastFullPerson returns the last person of two or more words before token
+// i, the one a nickname names again.
+func (d *doc) lastFullPerson(i int) *mention {
+	var last *mention
+	for _, m := range d.mentions {
+		if m.typ == Person && m.te <= i && m.te-m.ts >= 2 && (last == nil || m.ts > last.ts) {
+			last = m
+		}
+	}
+	return last
+}
+
+// positionApposition reports " (left)", ", right," and the like after a name.
+func positionApposition(after string) bool {
+	for _, p := range []string{" (left)", " (right)", " (centre)", " (center)", " (L)", " (R)", " (C)", ", left,", ", right,", ", centre,", ", center,"} {
+		if strings.HasPrefix(after, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// titleApposition reports ", the leader of", ", an alleged drug trafficker":
+// an apposition whose first few words name a person's role.
+func (d *doc) titleApposition(after string) bool {
+	rest, ok := strings.CutPrefix(after, ", ")
+	if !ok {
+		return false
+	}
+	words := strings.Fields(rest)
+	if len(words) == 0 || words[0] != "the" && words[0] != "a" && words[0] != "an" && words[0] != "his" && words[0] != "her" {
+		return false
+	}
+	for k := 1; k < len(words) && k <= 3; k++ {
+		w := strings.ToLower(strings.TrimRight(words[k], ",.;"))
+		if personNouns[w] {
+			return true
+		}
+		if w != words[k] && strings.ContainsAny(words[k], ",.;") {
+			break
+		}
+	}
+	return false
+}
+
+// quotedNicknames finds full names with a quoted nickname inside, one
+// PERSON span: "Jane “The Hawk” Doe".
+func (d *doc) quotedNicknames() {
+	for i := 0; i+2 < len(d.toks); i++ {
+		if d.owner[i] != nil || !isUpperStart(d.toks[i].text) || commonWords[d.toks[i].lower] {
+			continue
+		}
+		open := d.text[d.toks[i].end:d.toks[i+1].start]
+		if open != " “" && open != " \"" {
+			continue
+		}
+		// The nickname: one to three capitalised words, then the closing quote.
+		k := i + 1
+		for k < len(d.toks) && k-i <= 3 && isUpperStart(d.toks[k].text) && d.owner[k] == nil {
+			gap := d.text[d.toks[k].end:min(len(d.text), d.toks[k].end+4)]
+			if strings.HasPrefix(gap, "” ") || strings.HasPrefix(gap, "\" ") {
+				break
+			}
+			k++
+		}
+		if k >= len(d.toks)-1 || !isUpperStart(d.toks[k].text) {
+			continue
+		}
+		close := d.text[d.toks[k].end:d.toks[k+1].start]
+		if close != "” " && close != "\" " || !isUpperStart(d.toks[k+1].text) || d.owner[k+1] != nil && d.owner[k+1].typ != Person {
+			continue
+		}
+		e := k + 2
+		if m := d.owner[k+1]; m != nil {
+			if m.ts != k+1 {
+				continue
+			}
+			e = m.te
+			d.remove(m)
+		}
+		d.add(d.newMention(Person, i, e, 0.75))
+		i = e - 1
+	}
 }
 
 // surnames finds later mentions of a person by surname alone: "President

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/capgraph/capgraph/extract/gazetteer"
@@ -577,20 +578,36 @@ func innermost(ps []*mention, links []link) *mention {
 // "supporters of X", "pro-X").
 func (d *doc) depictedPeople() []*mention {
 	var out []*mention
+	var prev *mention
 	for _, m := range d.body(Person) {
+		if m.shown {
+			out = append(out, m)
+			continue
+		}
 		if d.sent[m.ts] != 0 {
 			continue
 		}
+		// "X's group": a possessive person is named for what is theirs.
+		if rest := d.text[m.end:]; strings.HasPrefix(rest, "'s ") || strings.HasPrefix(rest, "’s ") {
+			continue
+		}
+		// "for slain commanders X and Y": the second shares the first's fate.
+		if prev != nil && m.ts == prev.te+1 && d.toks[prev.te].lower == "and" {
+			if slices.Contains(out, prev) {
+				out = append(out, m)
+			}
+			prev = m
+			continue
+		}
+		prev = m
 		shown := true
 	scan:
-		for k := m.ts - 1; k >= 0 && k >= m.ts-4; k-- {
+		for k := m.ts - 1; k >= 0 && k >= m.ts-6; k-- {
 			w := d.toks[k].lower
 			switch {
 			case contactVerbs[w]:
 				break scan // "embraces Andy Murray of Britain"
-			case w == "to", w == "of", w == "against", w == "by", w == "defeating", w == "defeated", w == "beat",
-				w == "beating", w == "pro", w == "anti", w == "poster", w == "posters", w == "portrait",
-				w == "portraits", w == "picture", w == "pictures", w == "image", w == "images", w == "for", w == "under":
+			case notShownCues[w] || k >= m.ts-4 && (w == "to" || w == "of" || w == "by" || w == "for" || w == "under"):
 				shown = false
 				break scan
 			}
@@ -601,6 +618,13 @@ func (d *doc) depictedPeople() []*mention {
 	}
 	return out
 }
+
+// Words before a person that show the caption names rather than shows
+// them: "against", "posters of", "the funeral for slain ...".
+var notShownCues = set("against", "defeating", "defeated", "beat", "beating", "pro", "anti", "poster", "posters",
+	"portrait", "portraits", "picture", "pictures", "image", "images", "funeral", "slain", "late",
+	"killed", "assassinated", "memorial", "mourn", "mourning", "commemorating", "commemorate", "statue",
+	"mural", "billboard", "banner")
 
 // memberOf finds the depicted combatant and the group the caption says
 // they belong to: "A <group> fighter", "Members of the <group>", "a
@@ -799,6 +823,11 @@ func (d *doc) aliases(r *relSet) {
 			continue
 		}
 		named = append(named, m)
+	}
+	for _, m := range d.mentions {
+		if m.aliasOf != nil {
+			r.add(d.arg(m), AliasOf, d.arg(m.aliasOf), 0.75) // "his nickname Barbecue"
+		}
 	}
 	for i, b := range named {
 		// A repeat of an earlier form is no alias: "Kobani, also known as

@@ -176,6 +176,9 @@ var titleWords = set(
 	"quarterback", "forward", "winger", "captain", "manager", "champion", "boxer", "tennis",
 	"golfer", "driver", "cyclist", "runner", "footballer", "star", "legend", "veteran", "official",
 	"negotiator", "mufti", "emir", "caliph", "singer", "actor", "actress", "artist", "writer",
+	"deputy", "boss", "kingpin", "warlord", "chairman", "chairwoman", "chairperson", "spokesperson",
+	"lawmaker", "speaker", "judge", "prosecutor", "archbishop", "bishop", "rabbi", "pastor", "priest",
+	"commissioner", "administrator", "lt", "sgt", "capt", "maj", "brig", "adm", "admiral",
 )
 
 // Kinship and company nouns after which a name is a person:
