@@ -26,6 +26,10 @@ type Doc struct {
 type Entity struct {
 	Text string `json:"text"`
 	Type string `json:"type"`
+	// Latitude and Longitude are a predicted place's coordinates, nil
+	// when the gazetteer did not place it (gold entities have none).
+	Latitude  *float64 `json:"latitude,omitempty"`
+	Longitude *float64 `json:"longitude,omitempty"`
 }
 
 // A Relation is a relation of a [Doc], with its arguments as written.
@@ -40,7 +44,11 @@ type Relation struct {
 func FromExtraction(x extract.Extraction) Doc {
 	d := Doc{ID: x.ID, Text: x.Text}
 	for _, e := range x.Entities {
-		d.Entities = append(d.Entities, Entity{Text: e.Text, Type: string(e.Type)})
+		de := Entity{Text: e.Text, Type: string(e.Type)}
+		if e.Latitude != 0 || e.Longitude != 0 {
+			de.Latitude, de.Longitude = &e.Latitude, &e.Longitude
+		}
+		d.Entities = append(d.Entities, de)
 	}
 	for _, r := range x.Relations {
 		d.Relations = append(d.Relations, Relation{Subj: r.Subj, Rel: string(r.Rel), Obj: r.Obj})

@@ -79,12 +79,40 @@ type Report struct {
 	// "located_in"). They sum to Entities and Relations.
 	EntityTypes   map[string]Counts `json:"entity_types"`
 	RelationTypes map[string]Counts `json:"relation_types"`
+	// Geocoded counts the places found (true-positive PLACE keys) and how
+	// many of them the prediction gives coordinates.
+	Geocoded Geocoded `json:"geocoded"`
 	// Missing lists the gold ids that have no prediction, in gold order.
 	Missing []string `json:"missing"`
 	// Unmatched lists the predicted ids that are not in the gold, in
 	// prediction order. They are not scored; a long list usually means the
 	// wrong files were compared.
 	Unmatched []string `json:"unmatched"`
+}
+
+// Geocoded is the share of correctly found places that carry coordinates.
+type Geocoded struct {
+	Places          int `json:"places"`
+	WithCoordinates int `json:"with_coordinates"`
+}
+
+// Ratio returns WithCoordinates / Places, or 0 when no place was found.
+func (g Geocoded) Ratio() float64 { return ratio(g.WithCoordinates, g.Places) }
+
+// geocoded counts the true-positive places of one caption and those with
+// coordinates.
+func geocoded(gold, pred keyed[entityKey, Entity]) Geocoded {
+	var g Geocoded
+	for _, k := range pred.keys {
+		if _, ok := gold.first[k]; !ok || k.typ != string(extract.Place) {
+			continue
+		}
+		g.Places++
+		if pred.first[k].Latitude != nil {
+			g.WithCoordinates++
+		}
+	}
+	return g
 }
 
 type entityKey struct{ typ, text string }
@@ -217,8 +245,11 @@ func Score(gold, pred []Doc) Report {
 		} else {
 			pd = *p.pred
 		}
-		tally(r.EntityTypes, distinct(p.gold.Entities, keyOfEntity), distinct(pd.Entities, keyOfEntity),
-			func(k entityKey) string { return k.typ })
+		ge, pe := distinct(p.gold.Entities, keyOfEntity), distinct(pd.Entities, keyOfEntity)
+		tally(r.EntityTypes, ge, pe, func(k entityKey) string { return k.typ })
+		g := geocoded(ge, pe)
+		r.Geocoded.Places += g.Places
+		r.Geocoded.WithCoordinates += g.WithCoordinates
 		tally(r.RelationTypes, distinct(p.gold.Relations, keyOfRelation), distinct(pd.Relations, keyOfRelation),
 			func(k relationKey) string { return k.rel })
 	}

@@ -97,40 +97,40 @@ func TestScore(t *testing.T) {
 		},
 		{
 			name: "entity type matters",
-			gold: []eval.Doc{{ID: "1", Text: "t", Entities: []ent{{"Reuters", "AGENCY"}}}},
-			pred: []eval.Doc{{ID: "1", Text: "t", Entities: []ent{{"Reuters", "ORGANIZATION"}}}},
+			gold: []eval.Doc{{ID: "1", Text: "t", Entities: []ent{{Text: "Reuters", Type: "AGENCY"}}}},
+			pred: []eval.Doc{{ID: "1", Text: "t", Entities: []ent{{Text: "Reuters", Type: "ORGANIZATION"}}}},
 			ents: eval.Counts{FP: 1, FN: 1},
 		},
 		{
 			name: "duplicates and case variants count once on each side",
-			gold: []eval.Doc{{ID: "1", Text: "t", Entities: []ent{{"REUTERS", "AGENCY"}, {"Reuters", "AGENCY"}, {"Homs", "PLACE"}}}},
-			pred: []eval.Doc{{ID: "1", Text: "t", Entities: []ent{{"Reuters", "AGENCY"}, {"Reuters", "AGENCY"}, {"Idlib", "PLACE"}, {"Idlib", "PLACE"}}}},
+			gold: []eval.Doc{{ID: "1", Text: "t", Entities: []ent{{Text: "REUTERS", Type: "AGENCY"}, {Text: "Reuters", Type: "AGENCY"}, {Text: "Homs", Type: "PLACE"}}}},
+			pred: []eval.Doc{{ID: "1", Text: "t", Entities: []ent{{Text: "Reuters", Type: "AGENCY"}, {Text: "Reuters", Type: "AGENCY"}, {Text: "Idlib", Type: "PLACE"}, {Text: "Idlib", Type: "PLACE"}}}},
 			ents: eval.Counts{TP: 1, FP: 1, FN: 1},
 		},
 		{
 			name: "entities are matched within their caption",
-			gold: []eval.Doc{{ID: "1", Text: "t", Entities: []ent{{"Homs", "PLACE"}}}, {ID: "2", Text: "u"}},
-			pred: []eval.Doc{{ID: "1", Text: "t"}, {ID: "2", Text: "u", Entities: []ent{{"Homs", "PLACE"}}}},
+			gold: []eval.Doc{{ID: "1", Text: "t", Entities: []ent{{Text: "Homs", Type: "PLACE"}}}, {ID: "2", Text: "u"}},
+			pred: []eval.Doc{{ID: "1", Text: "t"}, {ID: "2", Text: "u", Entities: []ent{{Text: "Homs", Type: "PLACE"}}}},
 			ents: eval.Counts{FP: 1, FN: 1},
 		},
 		{
 			name:    "missing prediction",
-			gold:    []eval.Doc{{ID: "1", Text: "t", Entities: []ent{{"Homs", "PLACE"}, {"AP", "AGENCY"}}, Relations: []rel{{"photo", "distributed_by", "AP"}}}},
+			gold:    []eval.Doc{{ID: "1", Text: "t", Entities: []ent{{Text: "Homs", Type: "PLACE"}, {Text: "AP", Type: "AGENCY"}}, Relations: []rel{{"photo", "distributed_by", "AP"}}}},
 			ents:    eval.Counts{FN: 2},
 			rels:    eval.Counts{FN: 1},
 			missing: 1,
 		},
 		{
 			name:      "predictions not in gold are ignored",
-			gold:      []eval.Doc{{ID: "1", Text: "t", Entities: []ent{{"Homs", "PLACE"}}}},
-			pred:      []eval.Doc{{ID: "1", Text: "t", Entities: []ent{{"HOMS", "PLACE"}}}, {ID: "9", Text: "x", Entities: []ent{{"Idlib", "PLACE"}}}},
+			gold:      []eval.Doc{{ID: "1", Text: "t", Entities: []ent{{Text: "Homs", Type: "PLACE"}}}},
+			pred:      []eval.Doc{{ID: "1", Text: "t", Entities: []ent{{Text: "HOMS", Type: "PLACE"}}}, {ID: "9", Text: "x", Entities: []ent{{Text: "Idlib", Type: "PLACE"}}}},
 			ents:      eval.Counts{TP: 1},
 			unmatched: 1,
 		},
 		{
 			name: "repeated ids are merged",
-			gold: []eval.Doc{{ID: "1", Text: "t", Entities: []ent{{"Homs", "PLACE"}}}, {ID: "1", Text: "t", Entities: []ent{{"Idlib", "PLACE"}}}},
-			pred: []eval.Doc{{ID: "1", Text: "t", Entities: []ent{{"Idlib", "PLACE"}}}},
+			gold: []eval.Doc{{ID: "1", Text: "t", Entities: []ent{{Text: "Homs", Type: "PLACE"}}}, {ID: "1", Text: "t", Entities: []ent{{Text: "Idlib", Type: "PLACE"}}}},
+			pred: []eval.Doc{{ID: "1", Text: "t", Entities: []ent{{Text: "Idlib", Type: "PLACE"}}}},
 			ents: eval.Counts{TP: 1, FN: 1},
 		},
 	}
@@ -179,6 +179,7 @@ func TestScoreFiles(t *testing.T) {
 			"alias_of":        {FN: 1},
 			"controlled_by":   {FP: 1, FN: 1},
 		},
+		Geocoded:  eval.Geocoded{Places: 4, WithCoordinates: 1}, // Al-Bab in g1
 		Missing:   []string{"g4"},
 		Unmatched: []string{"x9"},
 	}
@@ -227,14 +228,14 @@ func TestGolden(t *testing.T) {
 
 func TestDiff(t *testing.T) {
 	gold := []eval.Doc{
-		{ID: "ok", Text: "t", Entities: []ent{{"Homs", "PLACE"}}},
-		{ID: "bad", Text: "u", Entities: []ent{{"Homs", "PLACE"}, {"homs", "PLACE"}},
+		{ID: "ok", Text: "t", Entities: []ent{{Text: "Homs", Type: "PLACE"}}},
+		{ID: "bad", Text: "u", Entities: []ent{{Text: "Homs", Type: "PLACE"}, {Text: "homs", Type: "PLACE"}},
 			Relations: []rel{{"fighter", "member_of", "FSA"}}},
 		{ID: "none", Text: "v"},
 	}
 	pred := []eval.Doc{
-		{ID: "ok", Text: "t", Entities: []ent{{"HOMS", "PLACE"}}},
-		{ID: "bad", Text: "u", Entities: []ent{{"Idlib", "PLACE"}, {"IDLIB", "PLACE"}},
+		{ID: "ok", Text: "t", Entities: []ent{{Text: "HOMS", Type: "PLACE"}}},
+		{ID: "bad", Text: "u", Entities: []ent{{Text: "Idlib", Type: "PLACE"}, {Text: "IDLIB", Type: "PLACE"}},
 			Relations: []rel{{"soldier", "member_of", "FSA"}, {"photo", "depicts_place", "Idlib"}}},
 	}
 	ms := eval.Diff(gold, pred)

@@ -17,7 +17,8 @@ import (
 // tp, fp and fn counts. Types come in the order of [extract.EntityTypes] and
 // [extract.RelationTypes], then any other types in byte order; types absent
 // from both sides are left out. A last line counts the captions, those
-// without prediction and the ignored predictions.
+// without prediction and the ignored predictions, and one more the share of
+// places found that carry coordinates, when the prediction has any.
 func (r Report) WriteTable(w io.Writer) error {
 	type row struct {
 		label string
@@ -48,6 +49,10 @@ func (r Report) WriteTable(w io.Writer) error {
 	}
 	fmt.Fprintf(bw, "\n%d captions, %d without prediction, %d predictions not in gold (ignored)\n",
 		r.Captions, len(r.Missing), len(r.Unmatched))
+	if r.Geocoded.Places > 0 {
+		fmt.Fprintf(bw, "%d of %d places found carry coordinates (%.1f %%)\n",
+			r.Geocoded.WithCoordinates, r.Geocoded.Places, 100*r.Geocoded.Ratio())
+	}
 	return bw.Flush()
 }
 
