@@ -1,5 +1,6 @@
 // Package gazetteer holds the reference data that the caption extractor
-// matches against: places (GeoNames cities500 and first-level divisions, plus
+// matches against: places (GeoNames cities500, first-level divisions and the
+// second-level divisions of conflict countries, plus
 // a curated table of neighbourhoods, bases, camps, crossings and venues that
 // GeoNames lacks or misnames), armed groups with their aliases, and the
 // agencies, organisations and events of the lexicon. [Load] decodes the
@@ -19,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -31,7 +33,7 @@ var files embed.FS
 
 // Place is one gazetteer place.
 type Place struct {
-	ID         string   // "place:geonames:170654" for GeoNames places, "place:adm1:SY.12" for first-level divisions, "place:<slug>" for curated ones
+	ID         string   // "place:geonames:170654" for GeoNames places, "place:adm1:SY.12" and "place:adm2:UA.21.5" for divisions, "place:<slug>" for curated ones
 	GeoNamesID int      // 0 when there is none (curated places, divisions, a few countries)
 	Name       string   // preferred (English, usually ASCII) name
 	Names      []string // every Latin-script name and variant, Name first, distinct under [Fold]
@@ -64,7 +66,7 @@ type Group struct {
 }
 
 // GroupTypes lists the values of [Group.Type].
-var GroupTypes = []string{"state forces", "rebel group", "jihadist group", "militia", "foreign forces", "kurdish forces", "separatists", "coalition", "police"}
+var GroupTypes = []string{"state forces", "rebel group", "jihadist group", "militia", "foreign forces", "kurdish forces", "separatists", "coalition", "police", "peacekeepers", "gang", "cartel"}
 
 // Term is a news or photo agency, an organisation or a named event.
 type Term struct {
@@ -100,7 +102,7 @@ func Load() (*Data, error) {
 func (d *Data) Index() *Index { return d.ix }
 
 func load() (*Data, error) {
-	d := &Data{Places: make([]Place, 0, 24000)} // about 22,000 places
+	d := &Data{Places: make([]Place, 0, 36000)} // about 34,000 places
 	countries, err := readCountries(d)
 	if err != nil {
 		return nil, err
@@ -255,6 +257,16 @@ func readGeoNames(d *Data, ct countryTable) error {
 		intern[s] = s
 		return s
 	}
+	// A country whose capital cities500 does not mark PPLC (Israel,
+	// Palestine) is placed at its largest place instead.
+	largest := map[string]int{}
+	defer func() {
+		for cc, j := range largest {
+			if i, ok := ct[cc]; ok && d.Places[i].Lat == 0 && d.Places[i].Lon == 0 {
+				d.Places[i].Lat, d.Places[i].Lon = d.Places[j].Lat, d.Places[j].Lon
+			}
+		}
+	}()
 	return tsv("data/places.tsv.gz", 12, func(_ int, f []string) error {
 		var p Place
 		if f[0] != "" {
@@ -264,6 +276,8 @@ func readGeoNames(d *Data, ct countryTable) error {
 			}
 			p.GeoNamesID = id
 			p.ID = "place:geonames:" + f[0]
+		} else if f[7] == "ADM2" {
+			p.ID = "place:adm2:" + f[1]
 		} else {
 			p.ID = "place:adm1:" + f[1]
 		}
@@ -291,6 +305,9 @@ func readGeoNames(d *Data, ct countryTable) error {
 			if i, ok := ct[p.Country]; ok && d.Places[i].Lat == 0 && d.Places[i].Lon == 0 {
 				d.Places[i].Lat, d.Places[i].Lon = p.Lat, p.Lon
 			}
+		}
+		if j, ok := largest[p.Country]; p.Class == "P" && (!ok || p.Population > d.Places[j].Population) {
+			largest[p.Country] = len(d.Places)
 		}
 		d.Places = append(d.Places, p)
 		return nil
@@ -345,6 +362,11 @@ var curatedKinds = map[string]struct {
 	"river":         {"H", "STM", false},
 	"sea":           {"H", "SEA", false},
 	"strait":        {"H", "STRT", false},
+	"gulf":          {"H", "GULF", false},
+	"bay":           {"H", "BAY", false},
+	"ocean":         {"H", "OCN", false},
+	"lake":          {"H", "LK", false},
+	"desert":        {"T", "DSRT", false},
 	"air base":      {"S", "AIRB", false},
 	"airport":       {"S", "AIRP", false},
 	"base":          {"S", "MILB", false},
@@ -404,7 +426,12 @@ func readCurated(d *Data, ix *Index, ct countryTable) error {
 		names := addNames([]string{name}, variants...)
 		i := -1
 		if k.merge {
-			i = ix.mergeTarget(names, k.class, cc, lat, lon, first)
+			match := names
+			if k.class == "A" {
+				// GeoNames divisions go by their bare name only.
+				match = addNames(slices.Clone(names), bareDivisions(names)...)
+			}
+			i = ix.mergeTarget(match, k.class, cc, lat, lon, first)
 		}
 		if i >= 0 {
 			p := &d.Places[i]
@@ -461,6 +488,42 @@ func readCurated(d *Data, ix *Index, ct countryTable) error {
 		}
 	}
 	return nil
+}
+
+// adminWords are the words that name a kind of division. The annotation
+// guidelines leave them outside a place's span ("Sumy Region" is "Sumy",
+// "North Kivu province" is "North Kivu"), so a division is indexed by its
+// bare name only and the extractor leaves a trailing admin word out.
+var adminWords = map[string]bool{
+	"governorate": true, "province": true, "oblast": true, "region": true, "state": true,
+	"township": true, "division": true, "district": true, "territory": true, "prefecture": true,
+	"county": true, "raion": true, "rayon": true, "department": true, "municipality": true,
+	"krai": true, "republic": true, "okrug": true, "cercle": true, "locality": true,
+}
+
+// IsAdminWord reports whether w (any case) names a kind of administrative
+// division: "Province", "oblast", "Township", ....
+func IsAdminWord(w string) bool { return adminWords[strings.ToLower(w)] }
+
+// bareDivision returns name without a trailing admin word ("Idlib" for
+// "Idlib Governorate"), or name itself when nothing would be left.
+func bareDivision(name string) string {
+	i := strings.LastIndexByte(name, ' ')
+	if i <= 0 || !IsAdminWord(name[i+1:]) {
+		return name
+	}
+	return strings.TrimSpace(name[:i])
+}
+
+// bareDivisions maps [bareDivision] over names. Curated rows keep their
+// hand-written suffixed variants ("Donetsk region"); the bare forms only
+// find the GeoNames division they amend.
+func bareDivisions(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = bareDivision(n)
+	}
+	return out
 }
 
 func (p *Place) inGeoNames() bool { return p.GeoNamesID != 0 && p.Code != "PCLI" }

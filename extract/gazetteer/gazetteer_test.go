@@ -108,7 +108,8 @@ func TestResolve(t *testing.T) {
 		{"Deraa", "place:geonames:170905", "SY", 0.9},
 		{"Aleppo", "place:geonames:170063", "SY", 1},
 		{"Idlib", "place:geonames:169389", "SY", 1},
-		{"Idlib province", "place:adm1:SY.12", "SY", 1},
+		{"Idlib province", "place:adm1:SY.12", "SY", 1}, // a curated variant
+		{"Sumy Region", "", "", 0},                      // generated divisions go by their bare name
 		{"Syria", "place:geonames:163843", "SY", 1},
 		{"Mosul", "place:geonames:99072", "IQ", 1},
 		{"Jobar", "place:jobar", "SY", 1},

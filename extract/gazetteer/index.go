@@ -184,7 +184,16 @@ var priority = map[string]int{
 	"SY": 1, "IQ": 2, "TR": 3, "LB": 4, "JO": 5, "YE": 6, "LY": 7, "UA": 8,
 	"PS": 9, "IL": 9, "IR": 9, "SA": 9, "EG": 9, "KW": 9, "AE": 9, "QA": 9,
 	"BH": 9, "OM": 9, "CY": 9, "AF": 9, "RU": 10,
+	// Today's other wars and crises: before the rest of the world (Beni in
+	// North Kivu before the Bolivian department), but too far from the
+	// Middle East for 4-letter keys to be trusted (see [Index.Resolve]).
+	"SD": 11, "SS": 11, "MM": 11, "CD": 11, "HT": 11, "ET": 11, "SO": 11, "MZ": 11,
+	"ML": 11, "BF": 11, "NE": 11, "TD": 11, "CF": 11, "NG": 11, "PK": 11, "AM": 11,
+	"AZ": 11, "CO": 11, "MX": 11, "ER": 11,
 }
+
+// trustedKeys is the worst priority at which a 4-letter key is trusted.
+const trustedKeys = 10
 
 var codeRank = map[string]int{"PCLI": 0, "PPLC": 1, "PPLA": 2, "ADM1": 3, "PPLA2": 4}
 
@@ -431,7 +440,7 @@ func (ix *Index) Resolve(name string) (*Place, float64) {
 		return nil, 0
 	}
 	for _, i := range ix.key[k] {
-		if len(k) == minKey && prio(ix.d.Places[i].Country) == 99 {
+		if len(k) == minKey && prio(ix.d.Places[i].Country) > trustedKeys {
 			continue // a 4-letter key is trusted inside the region only
 		}
 		if !ix.forbidden(f, k, i) {
