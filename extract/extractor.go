@@ -130,10 +130,11 @@ type mention struct {
 	term       *gazetteer.Term
 	date       *dateMatch
 	credit     bool
-	proposed   bool     // found by context, not by a table
-	short      string   // the abbreviation inside "Name (ABBR)", "" when none
-	aliasOf    *mention // the person a nickname names again
-	shown      bool     // a person placed in the picture: "Jane Doe (left)"
+	proposed   bool             // found by context, not by a table
+	short      string           // the abbreviation inside "Name (ABBR)", "" when none
+	aliasOf    *mention         // the person a nickname names again
+	shown      bool             // a person placed in the picture: "Jane Doe (left)"
+	container  *gazetteer.Place // for a place the gazetteer lacks: the known place the caption puts it in
 }
 
 // doc is the working state for one caption.
@@ -377,6 +378,14 @@ func (d *doc) accept(c candidate) *mention {
 			d.toks[te-1].lower == "s" && isApostrophe(d.text[d.toks[te-2].end:d.toks[te-1].start])) {
 			te--
 		}
+		// "Zaporizhzhia nuclear power plant": a lower-case word left inside
+		// ends the name before it; a shorter candidate will take the name.
+		for k := c.ts + 1; k < te; k++ {
+			if !isUpperStart(d.toks[k].text) && !nameParticles[d.toks[k].lower] && !nameConnectors[d.toks[k].lower] &&
+				d.text[d.toks[k-1].end:d.toks[k].start] != "-" && (k+1 >= len(d.toks) || d.text[d.toks[k].end:d.toks[k+1].start] != "-") {
+				return nil
+			}
+		}
 		last = d.toks[te-1]
 	}
 	best.start, best.end, best.ts, best.te = first.start, last.end, c.ts, te
@@ -611,6 +620,12 @@ func (d *doc) entities() []Entity {
 			e.FeatureClass, e.FeatureCode = p.Class, p.Code
 			e.Country = p.Country
 			e.Admin = p.Admin
+		case m.container != nil:
+			p := m.container
+			e.Latitude, e.Longitude = p.Lat, p.Lon
+			e.Country = p.Country
+			e.Admin = append(slices.Clip(p.Admin), p.Name)
+			e.GeoPrecision = "container"
 		case m.group != nil:
 			e.GroupType = m.group.Type
 			e.Aliases = m.group.Aliases

@@ -30,6 +30,7 @@ func (d *doc) relations() []Relation {
 	for _, l := range links {
 		r.add(d.arg(l.inner), LocatedIn, d.arg(l.outer), 0.8)
 	}
+	d.placeInContainers(links)
 	if m := d.depictedPlace(chains, links); m != nil {
 		r.add(d.photo(), DepictsPlace, d.arg(m), 0.75)
 	}
@@ -41,6 +42,28 @@ func (d *doc) relations() []Relation {
 	d.controlledBy(r, links)
 	d.eventAt(r)
 	return r.list
+}
+
+// placeInContainers gives a place the gazetteer does not know the
+// coordinates of the place the caption puts it in, when that is smaller
+// than a country: "Kin Ma village, Pauk township" is placed at Pauk. Links
+// come inner first along a chain, so a village in an unknown district in a
+// known province gets the province.
+func (d *doc) placeInContainers(links []link) {
+	for range 3 { // chains are short; a few passes reach the end of any
+		for _, l := range links {
+			in, out := l.inner, l.outer
+			if in.place != nil || in.container != nil {
+				continue
+			}
+			switch {
+			case out.place != nil && !out.place.IsCountry():
+				in.container = out.place
+			case out.container != nil:
+				in.container = out.container
+			}
+		}
+	}
 }
 
 // An arg is a relation argument: its text as written and its canonical id.
@@ -278,7 +301,7 @@ func fillerWord(w string) bool {
 			return true
 		}
 	}
-	if appositiveAdjectives[w] {
+	if appositiveAdjectives[w] || statusAdjectives[w] {
 		return true
 	}
 	if i := strings.IndexByte(w, '-'); i > 0 { // "Syrian-Turkish", "rebel-held"

@@ -86,6 +86,11 @@ type Entity struct {
 	FeatureCode  string   `json:"feature_code,omitempty"`  // GeoNames feature code: PPL, ADM1, PCLI, AIRB...
 	Country      string   `json:"country,omitempty"`       // ISO 3166-1 alpha-2 code
 	Admin        []string `json:"admin,omitempty"`         // administrative chain, widest first: country, first-level division, second level
+	// GeoPrecision is "" when the coordinates are the place's own, and
+	// "container" when the gazetteer does not know the place and they are
+	// those of the place the caption puts it in ("Burungu, in Masisi
+	// territory"), as conflict-event datasets do for small villages.
+	GeoPrecision string `json:"geo_precision,omitempty"`
 
 	// ARMED_GROUP only.
 	GroupType string   `json:"group_type,omitempty"` // "state forces", "rebel group", "jihadist group", "militia", "foreign forces", ...

@@ -46,6 +46,10 @@ var commonWords = set(
 	"de", "la", "le", "el", "al", "ad", "as", "ash", "an", "ar", "at", "az",
 )
 
+// Lower-case words that may stand inside a place's name: "Gulf of Aden",
+// "Bosnia and Herzegovina".
+var nameConnectors = set("of", "and", "the", "on", "upon", "sur", "en", "y", "e", "i", "do", "das", "dos")
+
 // Generic words that follow a place name without being part of it:
 // "Ratian village", "Tabqa air base", "al-Mallah farms".
 var placeGenerics = set(
@@ -61,7 +65,7 @@ var placeGenerics = set(
 
 // Words that may stand between a place name and its generic word:
 // "Bab al-Salam refugee camp", "Tabqa military air base".
-var genericModifiers = set("refugee", "military", "air", "border", "old", "ancient", "main", "steel", "power", "chemical", "cement",
+var genericModifiers = set("refugee", "idp", "idps", "military", "air", "border", "old", "ancient", "main", "steel", "power", "chemical", "cement",
 	"displacement", "detention", "industrial", "residential", "street", "oil", "gas", "archaeological")
 
 // Adjectives of direction and position that stand before a place.
@@ -103,6 +107,11 @@ var relativeWords = set("which", "who", "whose", "where", "whom")
 // Participles that open a side phrase between two chained places.
 var sideParticiples = set("held", "controlled", "recaptured", "retaken", "captured", "seized", "besieged",
 	"surrounded", "backed", "shelled", "hit", "bombed", "liberated", "overrun", "encircled")
+
+// Adjectives of a place's status that stand before its name without being
+// part of it: "the occupied West Bank", "restive Balochistan", "war-torn Sudan".
+var statusAdjectives = set("occupied", "annexed", "disputed", "breakaway", "restive", "torn", "ravaged",
+	"stricken", "hit", "affected", "hit-hard", "impoverished", "volatile", "troubled", "lawless")
 
 // Adjectives of rank and position in appositions: "Waer, the last
 // opposition-held district of Homs".
