@@ -356,13 +356,19 @@ func (d *doc) accept(c candidate) *mention {
 	if single && ageApposition(d.text[last.end:]) {
 		return nil
 	}
+	// "Sumy Region", "Donetsk region": an administrative word after the name
+	// makes it the division rather than its seat.
+	adminNext := c.te < len(d.toks) && d.text[last.end:d.toks[c.te].start] == " " && gazetteer.IsAdminWord(d.toks[c.te].lower)
 	var best *mention
 	bestScore := math.Inf(-1)
 	for _, r := range c.refs {
-		if r.acronym && !isAllCaps(surface) {
+		if r.acronym && !isAcronym(surface) {
 			continue
 		}
 		m, score := d.resolveRef(r, surface, single, c)
+		if m != nil && m.place != nil && adminNext && (m.place.Code == "ADM1" || m.place.Code == "ADM2") {
+			score += 50
+		}
 		if m != nil && score > bestScore {
 			best, bestScore = m, score
 		}
@@ -374,8 +380,8 @@ func (d *doc) accept(c candidate) *mention {
 	if best.typ == Place {
 		// "Idlib province", "Atmeh camp": the table knows the longer name,
 		// but a trailing lower-case generic word is outside the span.
-		for te-1 > c.ts && !isUpperStart(d.toks[te-1].text) && (placeGenerics[d.toks[te-1].lower] || genericModifiers[d.toks[te-1].lower] ||
-			d.toks[te-1].lower == "s" && isApostrophe(d.text[d.toks[te-2].end:d.toks[te-1].start])) {
+		for te-1 > c.ts && (gazetteer.IsAdminWord(d.toks[te-1].lower) || !isUpperStart(d.toks[te-1].text) && (placeGenerics[d.toks[te-1].lower] || genericModifiers[d.toks[te-1].lower] ||
+			d.toks[te-1].lower == "s" && isApostrophe(d.text[d.toks[te-2].end:d.toks[te-1].start]))) {
 			te--
 		}
 		// "Zaporizhzhia nuclear power plant": a lower-case word left inside

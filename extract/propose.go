@@ -38,9 +38,11 @@ func (d *doc) nameRun(i, max int) int {
 	return trimParticles(d, i, j)
 }
 
-// trimParticles drops trailing particles and title or common words from a run.
+// trimParticles drops trailing particles, single capitals and the
+// modifier of a generic word ("Rhoo IDP camp") from a run.
 func trimParticles(d *doc, i, j int) int {
-	for j > i && (nameParticles[d.toks[j-1].lower] || isAllCaps(d.toks[j-1].text) && len(d.toks[j-1].text) == 1) {
+	for j > i && (nameParticles[d.toks[j-1].lower] || isAllCaps(d.toks[j-1].text) && len(d.toks[j-1].text) == 1 ||
+		j-1 > i && genericModifiers[d.toks[j-1].lower] && j < len(d.toks) && placeGenerics[d.toks[j].lower]) {
 		j--
 	}
 	return j
@@ -54,7 +56,7 @@ func (d *doc) runOK(i, j int) bool {
 	}
 	for k := i; k < j; k++ {
 		if !commonWords[d.toks[k].lower] && !titleWords[d.toks[k].lower] && !roleWords[d.toks[k].lower] &&
-			!placeGenerics[d.toks[k].lower] && !unitWords[d.toks[k].lower] {
+			!placeGenerics[d.toks[k].lower] && !unitWords[d.toks[k].lower] && !demonyms[d.toks[k].lower] {
 			return true
 		}
 	}
@@ -399,6 +401,11 @@ func (d *doc) proposeUnknown() {
 			continue // mid-run
 		}
 		typ, conf := d.unknownType(start, j)
+		// "Tangyang Township": an administrative word after a name makes it
+		// a place, outside the span.
+		if j-start >= 2 && gazetteer.IsAdminWord(d.toks[j-1].lower) {
+			typ, conf, j = Place, confContext, j-1
+		}
 		if typ == "" {
 			continue
 		}

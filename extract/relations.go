@@ -222,7 +222,7 @@ func (d *doc) placeStructure() ([]link, []chain) {
 	for i, l := range links {
 		for _, l2 := range links {
 			if l2.outer == l.outer && l2.inner != l.inner && l2.inner.start > l.outer.end &&
-				(d.text[l.outer.end:l2.inner.start] == "'s " || d.text[l.outer.end:l2.inner.start] == "’s ") {
+				possessiveGap(d.maskedGap(l.outer.end, l2.inner.start)) {
 				links[i].outer = l2.inner
 			}
 		}
@@ -311,10 +311,28 @@ func fillerWord(w string) bool {
 		genericModifiers[w] || commonWords[w] && !settingWords[w] && !notSettingWords[w] && !anchorWords[w] && w != "and" && w != "of"
 }
 
+// possessiveGap reports "'s " between two places, with only filler words
+// after it: "Syria's southern Sweida".
+func possessiveGap(gap string) bool {
+	rest, ok := strings.CutPrefix(gap, "'s ")
+	if !ok {
+		rest, ok = strings.CutPrefix(gap, "’s ")
+	}
+	if !ok {
+		return false
+	}
+	for _, w := range strings.Fields(rest) {
+		if !directionWords[w] && !statusAdjectives[w] {
+			return false
+		}
+	}
+	return true
+}
+
 // classifyGap reads the words between two places of one sentence.
 func (d *doc) classifyGap(a, b *mention) gapKind {
 	gap := d.maskedGap(a.end, b.start)
-	if gap == "'s " || gap == "’s " {
+	if possessiveGap(gap) {
 		return gapReverse
 	}
 	if strings.ContainsAny(gap, ".;:()\"") {

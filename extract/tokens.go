@@ -102,3 +102,21 @@ func runeOffsets(text string) func(int) int {
 	}
 	return func(b int) int { return int(idx[b]) }
 }
+
+// isAcronym reports whether s is written like an abbreviation: no
+// lower-case letter, and two letters or a letter and a digit ("IS", "M23",
+// "G9").
+func isAcronym(s string) bool {
+	letters, digits := 0, 0
+	for _, r := range s {
+		switch {
+		case unicode.IsLower(r):
+			return false
+		case unicode.IsLetter(r):
+			letters++
+		case unicode.IsDigit(r):
+			digits++
+		}
+	}
+	return letters >= 2 || letters == 1 && digits > 0
+}

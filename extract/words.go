@@ -61,6 +61,8 @@ var placeGenerics = set(
 	"mountain", "mountains", "river", "dam", "desert", "plain", "plains", "border", "municipality",
 	"oblast", "state", "county", "island", "refinery", "field", "oilfield", "gate", "citadel",
 	"park", "bridge", "plant", "factory", "works", "complex", "compound",
+	"township", "townships", "territory", "division", "raion", "cercle", "commune", "prefecture",
+	"department", "locality", "subdistrict", "sub-district", "site",
 )
 
 // Words that may stand between a place name and its generic word:
