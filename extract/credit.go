@@ -185,6 +185,8 @@ func findCreditSegment(text string, from, end int, lookup lookupTerm) (start int
 // lastOpening returns the offset of the last credit opening in
 // text[from:end] that only a short credit follows, or -1.
 func lastOpening(text string, from, end int) int {
+	// Only an opening near the end can have a short credit after it.
+	from = max(from, end-160)
 	lower := asciiLower(text[from:end])
 	best := -1
 	for _, o := range creditOpenings {
@@ -256,7 +258,7 @@ func leadLabels(text string, from int) int {
 		for i < len(text) && unicode.IsSpace(rune(text[i])) {
 			i++
 		}
-		rest := asciiLower(text[i:])
+		rest := asciiLower(text[i:min(len(text), i+24)]) // labels are short
 		n := 0
 		for _, l := range captionLabels {
 			if strings.HasPrefix(rest, l) {
@@ -301,24 +303,25 @@ func leadLabels(text string, from int) int {
 // that close text[:end]: "... EPA/NAME HANDOUT -- MANDATORY CREDIT --
 // EDITORIAL USE ONLY/NO SALES" ends at "NAME".
 func trimBoilerplate(text string, end int) int {
-	lower := asciiLower(text[:end])
-	strong := false
+	// Boilerplate runs to a few hundred bytes at most: look at the tail only.
+	w := max(0, end-400)
+	lower := asciiLower(text[w:end])
+	cut, strong := len(lower), false
 	for {
-		e := len(strings.TrimRight(lower[:end], " \t\n\r-–—/|"))
-		cut := false
+		e := len(strings.TrimRight(lower[:cut], " \t\n\r-–—/|"))
+		found := false
 		for _, b := range creditBoilerplate {
 			if strings.HasSuffix(lower[:e], b) && (e == len(b) || !unicode.IsLetter(rune(lower[e-len(b)-1]))) {
 				if b == "handout" && !strong {
 					continue // "... Handout" alone may be a credit word the parser wants
 				}
-				strong = true
-				end, cut = e-len(b), true
+				strong, cut, found = true, e-len(b), true
 				break
 			}
 		}
-		if !cut {
+		if !found {
 			if strong {
-				return e
+				return w + e
 			}
 			return end
 		}
