@@ -84,9 +84,10 @@ type ref struct {
 // safe for concurrent use.
 type Index struct {
 	d          *Data
-	fold       map[string][]ref   // Fold(name) -> places, best first
-	key        map[string][]int32 // Key(name) -> places, best first; acronyms left out
-	buckets    map[uint32][]string
+	fold       map[string][]ref    // Fold(name) -> places, best first
+	key        map[string][]int32  // Key(name) -> places, best first; acronyms left out
+	buckets    map[uint32][]string // keys by first byte and length, for fuzzy look-ups; built on first use
+	bucketOnce sync.Once
 	groupFold  map[string][]ref
 	groupKey   map[string][]int32
 	termFold   map[string][]ref
@@ -324,17 +325,10 @@ func (ix *Index) indexIDs() error {
 	return nil
 }
 
-// finish indexes groups, terms and forbidden merges, and builds the fuzzy
-// buckets. Places are already in.
+// finish indexes groups, terms and forbidden merges. Places are already in;
+// the fuzzy buckets wait for their first use.
 func (ix *Index) finish() error {
 	d := ix.d
-	ix.buckets = make(map[uint32][]string, 2048)
-	for k := range ix.key {
-		if len(k) >= minFuzzy-1 {
-			b := bucket(k)
-			ix.buckets[b] = append(ix.buckets[b], k)
-		}
-	}
 	ix.groupFold, ix.groupKey = map[string][]ref{}, map[string][]int32{}
 	ix.groupByID = make(map[string]int32, len(d.Groups))
 	for i, g := range d.Groups {
@@ -362,6 +356,18 @@ func (ix *Index) finish() error {
 		ix.forbidKey[kb] = append(ix.forbidKey[kb], ka)
 		return nil
 	})
+}
+
+// buildBuckets groups the keys for fuzzy look-ups. The extractor never
+// makes one, so the work waits for the first caller that does.
+func (ix *Index) buildBuckets() {
+	ix.buckets = make(map[uint32][]string, 2048)
+	for k := range ix.key {
+		if len(k) >= minFuzzy-1 {
+			b := bucket(k)
+			ix.buckets[b] = append(ix.buckets[b], k)
+		}
+	}
 }
 
 func addTermName(fm map[string][]ref, km map[string][]int32, i int32, name string) {
@@ -450,6 +456,7 @@ func (ix *Index) Resolve(name string) (*Place, float64) {
 	if len(k) < minFuzzy {
 		return nil, 0
 	}
+	ix.bucketOnce.Do(ix.buildBuckets)
 	best, bestSim := int32(-1), 0.0
 	for n := len(k) - 1; n <= len(k)+1; n++ {
 		for _, c := range ix.buckets[uint32(k[0])<<16|uint32(n)] {

@@ -118,6 +118,7 @@ func run(npm, out string) error {
 	defer f.Close()
 
 	var rows []row
+	kept := map[int]bool{} // GeoNames ids of the places kept
 	type agg struct {
 		seat            *row
 		latSum, lonSum  float64
@@ -125,7 +126,7 @@ func run(npm, out string) error {
 		country, a1code string
 	}
 	aggs := map[string]*agg{}
-	add := func(k, cc string, lat, lon float64, seat bool) {
+	add := func(k, cc string, lat, lon float64, seat bool, id int, name string) {
 		a := aggs[k]
 		if a == nil {
 			a = &agg{country: cc, a1code: k}
@@ -135,7 +136,7 @@ func run(npm, out string) error {
 		a.lonSum += lon
 		a.n++
 		if seat && a.seat == nil {
-			a.seat = &row{lat: lat, lon: lon}
+			a.seat = &row{id: id, name: name, lat: lat, lon: lon}
 		}
 	}
 	sc := bufio.NewScanner(f)
@@ -157,9 +158,9 @@ func run(npm, out string) error {
 		cc, code := fs[8], fs[7]
 		a1 := fs[10]
 		if a1 != "" {
-			add(cc+"."+a1, cc, lat, lon, code == "PPLA" || code == "PPLC")
+			add(cc+"."+a1, cc, lat, lon, code == "PPLA" || code == "PPLC", id, fs[1])
 			if fs[11] != "" {
-				add(cc+"."+a1+"."+fs[11], cc, lat, lon, code == "PPLA2")
+				add(cc+"."+a1+"."+fs[11], cc, lat, lon, code == "PPLA2", id, fs[1])
 			}
 		}
 		keep := region[cc] || full[cc] || (big[cc] && pop >= 10000) ||
@@ -188,6 +189,7 @@ func run(npm, out string) error {
 			r.admin2 = admin2[cc+"."+a1+"."+fs[11]]
 		}
 		rows = append(rows, r)
+		kept[id] = true
 	}
 	if err := sc.Err(); err != nil {
 		return fmt.Errorf("gen: read cities500.txt: %w", err)
@@ -211,6 +213,11 @@ func run(npm, out string) error {
 			return
 		}
 		r.name = r.names[0]
+		// A district named like its kept seat ("Masisi" territory, most
+		// municipios) would only repeat the seat's name at its point.
+		if fcode == "ADM2" && a.seat != nil && kept[a.seat.id] && fold.Fold(a.seat.name) == fold.Fold(r.name) {
+			return
+		}
 		if fcode == "ADM2" {
 			r.admin1 = admin1[code[:strings.LastIndexByte(code, '.')]]
 		}
