@@ -14,7 +14,7 @@ import (
 
 // Version identifies the extraction rules and tables; it is recorded in
 // the graph as provenance and changes whenever extraction output may.
-const Version = "capgraph-extract/0.1"
+const Version = "capgraph-extract/0.2"
 
 // An Extractor finds entities and relations in captions. It is safe for
 // concurrent use; build one with [New] and share it.

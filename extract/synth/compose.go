@@ -513,10 +513,33 @@ func (g *Generator) appendBackground(b []byte, c *country, pl *place) []byte {
 			b = append(b, '.')
 		}
 	case 1:
+		gr := g.group(c)
 		b = append(b, g.otherPlace(c, pl)...)
 		b = append(b, g.one([]string{" is controlled by ", " is held by ", " has been under the control of "})...)
-		b = appendGroup(b, g.group(c))
-		b = append(b, '.')
+		if gr.short == "" {
+			b = appendGroup(b, gr)
+			b = append(b, '.')
+			break
+		}
+		// Abbreviations and full names name one group twice, as captions
+		// do: "the Syrian Democratic Forces (SDF). The SDF ..." or "the
+		// SDF, the Syrian Democratic Forces."
+		if g.r.IntN(2) == 0 {
+			b = appendGroup(b, gr)
+			b = append(b, " ("...)
+			b = append(b, gr.short...)
+			b = append(b, "). The "...)
+			b = append(b, gr.short...)
+			b = append(b, " took it in "...)
+			b = appendDate(b, g.date(c), dateMonth)
+			b = append(b, '.')
+		} else {
+			b = append(b, "the "...)
+			b = append(b, gr.short...)
+			b = append(b, ", "...)
+			b = appendGroup(b, gr)
+			b = append(b, '.')
+		}
 	case 2:
 		i1, i2 := g.groupIndex(c), g.groupIndex(c)
 		if i1 == i2 && len(c.groups) > 1 {

@@ -52,9 +52,10 @@ type place struct {
 
 // A group is an armed group as captions name it.
 type group struct {
-	name string
-	the  bool   // "the Free Syrian Army", but "Hezbollah"
-	role string // "fighter", "soldier" or "officer"
+	name  string
+	the   bool   // "the Free Syrian Army", but "Hezbollah"
+	role  string // "fighter", "soldier" or "officer"
+	short string // its abbreviation ("SDF"), "" when it has none of its own
 }
 
 // A country is the part of the conflict region a caption is set in.
@@ -486,7 +487,14 @@ func (t *tables) fill(c *country) {
 			if gr.Country != cc || strings.ContainsAny(gr.Name, "()–") || ix.Group(gr.Name) != gr {
 				continue
 			}
-			c.groups = append(c.groups, newGroup(gr))
+			ng := newGroup(gr)
+			for _, a := range gr.Aliases {
+				if len(a) >= 2 && len(a) <= 5 && strings.ToUpper(a) == a && ix.Group(a) == gr {
+					ng.short = a
+					break
+				}
+			}
+			c.groups = append(c.groups, ng)
 		}
 	}
 	add(c.code)
