@@ -103,6 +103,8 @@ func FuzzExtract(f *testing.F) {
 	f.Add("Smoke rises over Aleppo’s Sukkari district, Syria, Nov. 18, 2016. / AFP / JANE DOE")
 	f.Add("ÉMILE in Médan\u00a0(AP Photo/)")
 	f.Add("Members of the Free Syrian Army (FSA) in al-Bab, Syria. The FSA said")
+	f.Add("Rebels pray in Harasta. Salkhad is held by the al-Kawkab Division. Liwa al-Tawhid fighters took Marea.")
+	f.Add("Kyiv is held by the SDF, the Syrian Democratic Forces (SDF). The SDF took it in May 2020.")
 	x := newExtractor(f)
 	f.Fuzz(func(t *testing.T, text string) {
 		if !utf8.ValidString(text) {

@@ -558,6 +558,9 @@ func (d *doc) extendName(m *mention) {
 					for te < len(d.toks) && d.toks[te].end <= end {
 						te++
 					}
+					if !d.free(m.te, te) {
+						return // another mention already holds the parenthesis: no nesting
+					}
 					m.end, m.te = end, te
 					if isAllCaps(inner) {
 						m.short = inner

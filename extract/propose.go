@@ -415,7 +415,11 @@ func (d *doc) proposeUnknown() {
 				m.place, m.id, m.canonical, m.conf = p, p.ID, p.Name, confResolve*c
 			}
 		}
-		if typ == ArmedGroup && j < len(d.toks) && unitWords[d.toks[j].lower] {
+		// "<X> brigade": the unit word joins the name when it is free and
+		// follows in the same sentence ("... Division. Liwa al-Tawhid" is
+		// two names).
+		if typ == ArmedGroup && j < len(d.toks) && unitWords[d.toks[j].lower] && d.owner[j] == nil &&
+			d.text[d.toks[j-1].end:d.toks[j].start] == " " {
 			m.end, m.te = d.toks[j].end, j+1
 		}
 		m.proposed = true
