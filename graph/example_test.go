@@ -41,8 +41,8 @@ func ExampleOpen() {
 	}
 	// Output:
 	// added 1 quads 19
-	// photo,date,precision,place,admin1,admin2,country,latitude,longitude,armed_groups,people,photographer,agency,caption_id
-	// https://capgraph.org/id/photo/ex-9,,,Aleppo,,,,,,,,,,ex-9
+	// photo,date,precision,place,admin1,admin2,country,latitude,longitude,geo_precision,armed_groups,people,photographer,agency,caption_id
+	// https://capgraph.org/id/photo/ex-9,,,Aleppo,,,,,,,,,,,ex-9
 }
 
 // ExampleStore_Quads lists what points at a place: the photo that shows

@@ -461,7 +461,7 @@ func (e *jsonldEncoder) graph(g quad.IRI, quads []quad.Quad) (int, error) {
 
 // CSVHeader is the header row of the CSV events view.
 var CSVHeader = []string{"photo", "date", "precision", "place", "admin1", "admin2", "country",
-	"latitude", "longitude", "armed_groups", "people", "photographer", "agency", "caption_id"}
+	"latitude", "longitude", "geo_precision", "armed_groups", "people", "photographer", "agency", "caption_id"}
 
 // csvEncoder writes the events view: one row per photo and depicted place.
 type csvEncoder struct{ w *csv.Writer }
@@ -547,7 +547,7 @@ func (e *csvEncoder) graph(g quad.IRI, quads []quad.Quad) (int, error) {
 		}
 		geo := one(pl, schemaGeo)
 		row := append(slices.Clone(base), name(pl), at(1), at(2), at(0),
-			lex(one(geo, schemaLatitude)), lex(one(geo, schemaLongitude)))
+			lex(one(geo, schemaLatitude)), lex(one(geo, schemaLongitude)), lex(one(geo, cgGeoPrecision)))
 		row = append(row, tail...)
 		if pl == nil {
 			row[3] = ""

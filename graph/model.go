@@ -95,7 +95,7 @@ func (b *builder) add(s quad.Value, p quad.IRI, o quad.Value) {
 // fact about the entity and so cost time in proportion to the store.
 var descriptionPredicates = []quad.IRI{
 	rdfType, schemaName, cgGroupType, owlSameAs, schemaGeo,
-	schemaLatitude, schemaLongitude, schemaContainedInPlace,
+	schemaLatitude, schemaLongitude, cgGeoPrecision, schemaContainedInPlace,
 }
 
 // describe adds a quad of an entity description to the shared entities
@@ -231,6 +231,10 @@ func (b *builder) place(n quad.IRI, e extract.Entity, name string) {
 		b.describe(n, schemaGeo, geo)
 		b.describe(geo, schemaLatitude, decimal(e.Latitude))
 		b.describe(geo, schemaLongitude, decimal(e.Longitude))
+		if e.GeoPrecision != "" {
+			// "container": the point is that of the place the caption puts it in.
+			b.describe(geo, cgGeoPrecision, str(e.GeoPrecision))
+		}
 	}
 	// Gazetteer containment: the administrative chain, widest first.
 	if strings.HasPrefix(e.FeatureCode, "PCL") || len(e.Admin) == 0 {

@@ -3,6 +3,7 @@ package graph_test
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -10,6 +11,7 @@ import (
 	"iter"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -415,4 +417,29 @@ func synthetic(n int) []extract.Extraction {
 		xs[i] = x
 	}
 	return xs
+}
+
+// TestGeoPrecision checks that a place placed at its container's point
+// says so in the graph and in the CSV view, and a place at its own point
+// says nothing.
+func TestGeoPrecision(t *testing.T) {
+	x := sample()[0]
+	x.Entities = slices.Clone(x.Entities)
+	x.Entities[1].Latitude, x.Entities[1].Longitude = 33.5102, 36.29128 // Jobar at Damascus' point
+	x.Entities[1].GeoPrecision = "container"
+	s := open(t, "")
+	defer s.Close()
+	load(t, s, []extract.Extraction{x})
+	nq := export(t, s, graph.NQuads)
+	if n := strings.Count(nq, `<https://capgraph.org/ns#geoPrecision> "container"`); n != 1 {
+		t.Errorf("N-Quads state geoPrecision %d times, want once:\n%s", n, nq)
+	}
+	rows, err := csv.NewReader(strings.NewReader(export(t, s, graph.CSV))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := slices.Index(rows[0], "geo_precision")
+	if col < 0 || len(rows) != 2 || rows[1][col] != "container" || rows[1][3] != "Jobar" {
+		t.Errorf("CSV = %q, want Jobar's row with geo_precision container", rows)
+	}
 }

@@ -92,6 +92,7 @@ var (
 	itsTaIdentRef          = quad.IRI(nsITS + "taIdentRef")
 	cgArmedGroup           = quad.IRI(Vocab + "ArmedGroup")
 	cgGroupType            = quad.IRI(Vocab + "groupType")
+	cgGeoPrecision         = quad.IRI(Vocab + "geoPrecision")
 	cgControlledBy         = quad.IRI(Vocab + "controlledBy")
 	cgLocatedIn            = quad.IRI(Vocab + "locatedIn")
 	cgMemberOf             = quad.IRI(Vocab + "memberOf")
