@@ -56,7 +56,7 @@ func (d *doc) runOK(i, j int) bool {
 	}
 	for k := i; k < j; k++ {
 		if !commonWords[d.toks[k].lower] && !titleWords[d.toks[k].lower] && !roleWords[d.toks[k].lower] &&
-			!placeGenerics[d.toks[k].lower] && !unitWords[d.toks[k].lower] && !demonyms[d.toks[k].lower] {
+			!placeGenerics[d.toks[k].lower] && !genericModifiers[d.toks[k].lower] && !unitWords[d.toks[k].lower] && !demonyms[d.toks[k].lower] {
 			return true
 		}
 	}
@@ -79,6 +79,7 @@ func proposedID(typ EntityType, text string) string {
 // after a kinship noun ("her sister X"), in "X and Y" with a person, after
 // a club's possessive, after pro-/anti- prefixes of known people.
 func (d *doc) findPeople() {
+	d.quotedNicknames() // first, so that a nickname cue later can name the full name
 	for i := 0; i < len(d.toks); i++ {
 		if d.owner[i] != nil {
 			continue
@@ -152,7 +153,6 @@ func (d *doc) findPeople() {
 		d.add(m)
 		i = j - 1
 	}
-	d.quotedNicknames()
 	d.surnames()
 }
 

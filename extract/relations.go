@@ -161,7 +161,11 @@ type link struct{ inner, outer *mention }
 // eastern Ghouta, near Damascus, Syria"), with how it is introduced.
 type chain struct {
 	places []*mention
-	score  int  // how strongly the chain is the setting; < 0 not at all
+	score  int // how strongly the chain is the setting; < 0 not at all
+	// away is set on a chain that a word of motion or origin introduces
+	// ("fleeing from X", "the road from A to B"): no setting, unless the
+	// sentence names no other place.
+	away   bool
 	anchor bool // introduced by "near", "north of", ...
 }
 
@@ -215,7 +219,11 @@ func (d *doc) placeStructure() ([]link, []chain) {
 			}
 		}
 		score, anchor := d.introScore(p)
-		chains = append(chains, chain{places: []*mention{p}, score: score, anchor: anchor})
+		away := score == scoreAway
+		if away {
+			score = -1
+		}
+		chains = append(chains, chain{places: []*mention{p}, score: score, anchor: anchor, away: away})
 	}
 	// "Bar Elias, in Lebanon's Bekaa Valley": the possessed place is the
 	// container, the possessor contains both.
@@ -351,8 +359,8 @@ func (d *doc) classifyGap(a, b *mention) gapKind {
 	for k >= 0 {
 		w := words[k]
 		switch {
-		case w == "of" && k > 0 && placeGenerics[words[k-1]]:
-			genericOf = true
+		case w == "of" && k > 0 && (placeGenerics[words[k-1]] || words[k-1] == "capital"):
+			genericOf = true // "X neighbourhood of Y", "X, the capital of Y"
 			k -= 2
 			continue
 		case w == "of" && k > 0 && anchorWords[words[k-1]]:
@@ -459,6 +467,11 @@ func placeRank(m *mention) int {
 // "near" or "north of" make it an anchor; "from", "towards", "fled" or a
 // possessive before a title ("Syria's President") make it no setting.
 func (d *doc) introScore(p *mention) (int, bool) {
+	// "the United States military", "Burkina Faso soldiers": a country
+	// used as an adjective is not the scene.
+	if p.te < len(d.toks) && d.text[p.end:d.toks[p.te].start] == " " && attributiveNouns[d.toks[p.te].lower] {
+		return -1, false
+	}
 	// "Syria's President ...": a possessive modifier, not a place shown.
 	after := d.text[p.end:]
 	if strings.HasPrefix(after, "'s ") || strings.HasPrefix(after, "’s ") {
@@ -514,6 +527,8 @@ func (d *doc) introScore(p *mention) (int, bool) {
 			return 2, false // "smoke rises from X" shows X
 		case w == "to" && i > 0 && (d.toks[i-1].lower == "visit" || d.toks[i-1].lower == "trip" || d.toks[i-1].lower == "tour"):
 			return 2, false // "during a visit to X"
+		case motionWords[w]:
+			return scoreAway, false
 		case notSettingWords[w]:
 			return -1, false
 		case settingWords[w]:
@@ -534,12 +549,43 @@ func (d *doc) introScore(p *mention) (int, bool) {
 	return 1, false
 }
 
+// scoreAway is introScore's answer for a place after a word of motion or
+// origin ("from", "to", "into").
+const scoreAway = -2
+
+// Words of motion and origin: the place after them is no setting, unless
+// it is the only place ("evacuating from X"). A place after "towards" or
+// "against" is a target, never the scene.
+var motionWords = set("from", "to", "into", "leaving", "left", "fled", "flee", "fleeing")
+
+// Nouns after which a place is an adjective: "US president", "Burkina
+// Faso soldiers", "the United States military".
+var attributiveNouns = set("president", "military", "army", "soldiers", "troops", "forces", "government",
+	"officials", "embassy", "envoy", "minister", "ministry", "police", "authorities", "navy", "air",
+	"leader", "leaders", "citizens", "nationals", "delegation", "ambassador", "prime", "foreign", "defence",
+	"defense", "security", "intelligence", "parliament", "lawmakers")
+
 // depictedPlace picks the setting: the innermost place of the strongest
 // setting chain in the first sentence that has one, later chains winning
 // ties (wire captions put the setting last, before the date).
 func (d *doc) depictedPlace(chains []chain, links []link) *mention {
 	if len(chains) == 0 {
 		return nil
+	}
+	// "evacuating from eastern X", "the road from A to B": when the first
+	// sentence with places names them only after words of motion, the
+	// last of those is the scene.
+	first, away, setting := d.sent[chains[0].places[0].ts], -1, false
+	for i, c := range chains {
+		if d.sent[c.places[0].ts] == first {
+			setting = setting || c.score >= 0
+			if c.away {
+				away = i
+			}
+		}
+	}
+	if !setting && away >= 0 {
+		return innermost(chains[away].places, links)
 	}
 	dates := d.body(Date)
 	best := -1

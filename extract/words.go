@@ -118,6 +118,8 @@ var statusAdjectives = set("occupied", "annexed", "disputed", "breakaway", "rest
 // Adjectives of rank and position in appositions: "Waer, the last
 // opposition-held district of Homs".
 var appositiveAdjectives = set("last", "only", "first", "main", "largest", "biggest", "second", "third",
+	"northernmost", "southernmost", "easternmost", "westernmost", "provincial", "regional", "administrative",
+	"commercial", "economic", "political", "de-facto",
 	"former", "de", "facto", "key", "strategic", "historic", "remote", "small", "tiny", "large", "big",
 	"predominantly", "mostly", "mainly", "majority", "kurdish-majority", "frontline", "nearby", "sprawling")
 

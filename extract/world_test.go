@@ -1,0 +1,101 @@
+package extract_test
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/capgraph/capgraph/extract"
+)
+
+// TestWorldGrammar checks the caption grammar of conflicts outside the
+// Syrian war on invented captions: each case lists facts that must be
+// found ("TYPE:text" entities, "rel:subj>obj" relations) and facts that
+// must not.
+func TestWorldGrammar(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want, not  []string
+	}{
+		{
+			name: "administrative word outside the span, bracketed credit",
+			text: "Rescuers search the rubble of a house in Okhtyrka, Sumy Region, Ukraine, March 2, 2025. [Jane Doe/Reuters]",
+			want: []string{"PLACE:Sumy", "located_in:Okhtyrka>Sumy", "located_in:Sumy>Ukraine", "PHOTOGRAPHER:Jane Doe", "distributed_by:photo>Reuters"},
+			not:  []string{"PLACE:Sumy Region"},
+		},
+		{
+			name: "administration and the person after it",
+			text: "Firefighters work at a depot in Kharkiv, according to the head of the Kharkiv military administration John Roe. EPA-EFE/JANE DOE",
+			want: []string{"ORGANIZATION:Kharkiv military administration", "PERSON:John Roe", "AGENCY:EPA-EFE", "PHOTOGRAPHER:JANE DOE"},
+		},
+		{
+			name: "title, comma and position",
+			text: "The Syrian Foreign Minister, Jane Doe (left), walks on the tarmac in Damascus, Syria, Feb. 4, 2025. (Credit: SANA/AFP)",
+			want: []string{"PERSON:Jane Doe", "depicts_person:photo>Jane Doe", "AGENCY:SANA", "AGENCY:AFP"},
+		},
+		{
+			name: "a village placed at its district",
+			text: "Residents queue for water in Kin Ma village, Pauk township, Myanmar, on Monday. Photo: AFP",
+			want: []string{"PLACE:Kin Ma", "located_in:Kin Ma>Pauk", "located_in:Pauk>Myanmar", "container:Kin Ma", "AGENCY:AFP"},
+		},
+		{
+			name: "a place after a word of motion is the scene when it is the only one",
+			text: "Displaced families walk from eastern Deir el-Balah in the central Gaza Strip. [John Roe/Anadolu]",
+			want: []string{"depicts_place:photo>Deir el-Balah", "AGENCY:Anadolu"},
+		},
+		{
+			name: "a country as an adjective is no setting",
+			text: "Burkina Faso soldiers patrol on the road from Dori to the Goudebo refugee camp on June 3, 2022. (Photo by JANE DOE / AFP)",
+			want: []string{"depicts_place:photo>Goudebo", "PHOTOGRAPHER:JANE DOE"},
+			not:  []string{"depicts_place:photo>Burkina Faso"},
+		},
+		{
+			name: "the capital of a province",
+			text: "Volunteers unload sacks in Bunia, the provincial capital of Ituri, on May 3, 2024. REUTERS/Jane Doe",
+			want: []string{"located_in:Bunia>Ituri", "depicts_place:photo>Bunia"},
+		},
+		{
+			name: "an acronym with a digit, a name then an agency",
+			text: "M23 fighters patrol a street in Goma on January 30, 2025. JANE DOE AFP",
+			want: []string{"ARMED_GROUP:M23", "member_of:fighters>M23", "PHOTOGRAPHER:JANE DOE", "AGENCY:AFP"},
+		},
+		{
+			name: "a quoted nickname inside a name, a nickname after a cue",
+			text: "Jane “Hawk” Doe talks to reporters in Port-au-Prince, Haiti. Doe, best known by her nickname Hawk, leads a gang. REUTERS/John Roe",
+			want: []string{"PERSON:Jane “Hawk” Doe", "PERSON:Hawk", "alias_of:Hawk>Jane “Hawk” Doe"},
+		},
+		{
+			name: "an abbreviated month with a comma, a leading label",
+			text: "TOPSHOT - A man clears glass in Nikopol, Ukraine, Aug, 22, 2022. (AP Photo/Jane Doe, File)",
+			want: []string{"DATE:Aug, 22, 2022", "taken_on:photo>Aug, 22, 2022", "PHOTOGRAPHER:Jane Doe"},
+			not:  []string{"PERSON:Aug"},
+		},
+	}
+	x := newExtractor(t)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ex := x.Extract(extract.Caption{ID: "w", Text: tt.text})
+			checkSpans(t, tt.text, ex)
+			var got []string
+			for _, e := range ex.Entities {
+				got = append(got, fmt.Sprintf("%s:%s", e.Type, e.Text))
+				if e.GeoPrecision == "container" && e.Latitude != 0 {
+					got = append(got, "container:"+e.Text)
+				}
+			}
+			for _, r := range ex.Relations {
+				got = append(got, fmt.Sprintf("%s:%s>%s", r.Rel, r.Subj, r.Obj))
+			}
+			for _, w := range tt.want {
+				if !slices.Contains(got, w) {
+					t.Errorf("missing %s; got %q", w, got)
+				}
+			}
+			for _, n := range tt.not {
+				if slices.Contains(got, n) {
+					t.Errorf("found %s, want none", n)
+				}
+			}
+		})
+	}
+}
