@@ -3,14 +3,12 @@ package graph
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"iter"
 	"net/http"
 	"time"
 
 	cgraph "github.com/cayleygraph/cayley/graph"
 	cayleyhttp "github.com/cayleygraph/cayley/server/http"
-	"github.com/cayleygraph/cayley/ui"
 	"github.com/cayleygraph/quad"
 )
 
@@ -88,7 +86,3 @@ func (s *Store) CayleyAPI(timeout time.Duration, limit int) http.Handler {
 	mux.HandleFunc("GET /api/v2/formats", api.ServeFormats)
 	return mux
 }
-
-// CayleyUI returns the files of Cayley's prebuilt web UI, which expects
-// to be served at the root of a Cayley server.
-func CayleyUI() (fs.FS, error) { return fs.Sub(ui.FS, "web") }

@@ -17,7 +17,9 @@ import (
 )
 
 type serveOptions struct {
-	Addr string
+	Addr   string
+	Hosts  []string // --allow-host
+	Cayley bool
 }
 
 func newServeCmd(a *app, runF func(context.Context, *serveOptions) error) *cobra.Command {
@@ -35,11 +37,22 @@ func newServeCmd(a *app, runF func(context.Context, *serveOptions) error) *cobra
   /api/search?q=      entities by name, alias or spelling variant
   /api/entity?iri=    an entity's facts, captions, mentions and neighbours
   /api/export?format= the whole graph as nq, nt, ttl, jsonld or csv
-  /cayley/            Cayley's query editor and v2 query API, read-only
+  /cayley/api/v2/     Cayley's v2 query API, read-only, with --cayley only
 
 The page works offline: its scripts, styles and map outlines are built in.
 The server listens on the loopback interface unless --addr says otherwise;
-it has no authentication, so bind it elsewhere only on a trusted network.`,
+it has no authentication, so bind it elsewhere only on a trusted network.
+
+Other web pages in your browser can reach a server on loopback too, so it
+answers only requests that name it (Host: a loopback name, the --addr host
+or an --allow-host; others get 421), takes POST requests only from its own
+page or from clients that are no browser (403), and refuses bodies sent as
+text or forms (415; send application/json). Bodies must arrive within 5
+seconds (408) and hold at most 64 KiB (413). At most 64 requests run at
+once, and at most 16 of the heavy ones (saved queries, entity views,
+export, Cayley's API); beyond that the server answers 503 with
+Retry-After. Each request has 15 seconds (504 after), an export 30
+minutes, and a query at most 10,000 rows.`,
 		Example: `  $ capgraph serve --store graph.db
   $ capgraph serve --addr 127.0.0.1:9000
   $ curl -s 'localhost:8080/api/search?q=Haresta' | jq '.hits[0].iri'`,
@@ -61,6 +74,8 @@ it has no authentication, so bind it elsewhere only on a trusted network.`,
 	}
 	addStoreFlags(cmd)
 	cmd.Flags().StringVar(&opts.Addr, "addr", "127.0.0.1:8080", "listen on `host:port`")
+	cmd.Flags().StringSliceVar(&opts.Hosts, "allow-host", nil, "also answer requests for `name` (repeatable; loopback names and the --addr host always)")
+	cmd.Flags().BoolVar(&opts.Cayley, "cayley", false, "serve Cayley's v2 query API under /cayley/ (runs any Gizmo program)")
 	return cmd
 }
 
@@ -101,7 +116,13 @@ func (a *app) runServe(ctx context.Context, opts *serveOptions) (err error) {
 			err = cerr
 		}
 	}()
-	srv, err := web.New(s, web.Options{Queries: web.SavedQueries(qs, resolveVariants), Logger: a.log})
+	hosts := opts.Hosts
+	if host, _, _ := net.SplitHostPort(opts.Addr); host != "" {
+		if ip := net.ParseIP(host); ip == nil || !ip.IsUnspecified() {
+			hosts = append(hosts, host) // a wildcard address names no host
+		}
+	}
+	srv, err := web.New(s, web.Options{Queries: web.SavedQueries(qs, resolveVariants), Logger: a.log, Hosts: hosts, Cayley: opts.Cayley})
 	if err != nil {
 		close(indexed)
 		return err

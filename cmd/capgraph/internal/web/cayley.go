@@ -1,23 +1,25 @@
 package web
 
 import (
-	"bytes"
-	"io/fs"
-	"mime"
+	"context"
 	"net/http"
 	"path"
-	"strings"
 
 	"github.com/capgraph/capgraph/graph"
 )
 
-// mountCayley serves Cayley's v2 query API and its UI under /cayley/, read
-// only: the write and delete endpoints answer 403.
-func mountCayley(mux *http.ServeMux, s *graph.Store, opts Options) error {
-	api := http.StripPrefix("/cayley", s.CayleyAPI(opts.Timeout, opts.ResultLimit))
+// mountCayley serves Cayley's v2 query API under /cayley/, read only: the
+// write and delete endpoints answer 403, and a query that runs out of time
+// 504. Cayley's own UI is not served: it loads its editor from a CDN, which
+// neither works offline nor passes the page's content security policy.
+func mountCayley(mux *http.ServeMux, s *graph.Store, opts Options) {
+	api := cayleyTimeout(http.StripPrefix("/cayley", s.CayleyAPI(opts.Timeout, opts.ResultLimit)))
 	mux.Handle("GET /cayley/api/v2/query", api)
 	mux.Handle("POST /cayley/api/v2/query", api)
 	mux.Handle("GET /cayley/api/v2/formats", api)
+	mux.HandleFunc("/cayley/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "Cayley's UI is not served (it loads its editor from a CDN); POST Gizmo to /cayley/api/v2/query?lang=gizmo")
+	})
 	mux.HandleFunc("/cayley/api/", func(w http.ResponseWriter, r *http.Request) {
 		switch path.Base(r.URL.Path) {
 		case "write", "delete":
@@ -26,49 +28,46 @@ func mountCayley(mux *http.ServeMux, s *graph.Store, opts Options) error {
 			writeError(w, http.StatusNotFound, "no such endpoint: "+r.Method+" "+r.URL.Path)
 		}
 	})
-	web, err := graph.CayleyUI()
-	if err != nil {
-		return err
-	}
-	mux.Handle("/cayley/", getOnly(http.StripPrefix("/cayley", cayleyUI(web))))
-	mux.Handle("GET /cayley", http.RedirectHandler("/cayley/", http.StatusMovedPermanently))
-	return nil
 }
 
-// cayleyUI serves Cayley's prebuilt UI, which expects to sit at the root of
-// a server on localhost:64210: its HTML and scripts are rewritten to load
-// from /cayley/ and to query this server's /cayley/api/v2/.
-func cayleyUI(web fs.FS) http.Handler {
+// cayleyTimeout answers 504 for a query that ran out of time: Cayley's
+// handler reports the context's error as a 400, like a mistyped query.
+func cayleyTimeout(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		name := strings.TrimPrefix(path.Clean(r.URL.Path), "/")
-		if name == "" {
-			name = "index.html"
-		}
-		if name == "service-worker.js" { // it would cache capgraph's own pages
-			writeError(w, http.StatusNotFound, "no service worker")
-			return
-		}
-		data, err := fs.ReadFile(web, name)
-		if err != nil {
-			name, data = "index.html", nil
-			if data, err = fs.ReadFile(web, name); err != nil {
-				writeError(w, http.StatusNotFound, "not found")
-				return
-			}
-		}
-		switch path.Ext(name) {
-		case ".html":
-			data = bytes.ReplaceAll(data, []byte(`href="/`), []byte(`href="/cayley/`))
-			data = bytes.ReplaceAll(data, []byte(`src="/`), []byte(`src="/cayley/`))
-			data = bytes.ReplaceAll(data, []byte(`.p="/"`), []byte(`.p="/cayley/"`))
-		case ".js":
-			data = bytes.ReplaceAll(data, []byte(`"http://localhost:64210"`), []byte(`location.origin+"/cayley"`))
-		}
-		ct := mime.TypeByExtension(path.Ext(name))
-		if ct == "" {
-			ct = http.DetectContentType(data)
-		}
-		w.Header().Set("Content-Type", ct)
-		w.Write(data)
+		h.ServeHTTP(&timeoutWriter{ResponseWriter: w, ctx: r.Context()}, r)
 	})
 }
+
+// A timeoutWriter replaces an error response written after its context
+// expired by a 504.
+type timeoutWriter struct {
+	http.ResponseWriter
+	ctx     context.Context
+	wrote   bool
+	swallow bool // the wrapped handler's body is dropped
+}
+
+func (t *timeoutWriter) WriteHeader(code int) {
+	if t.wrote {
+		return
+	}
+	t.wrote = true
+	if code >= 400 && t.ctx.Err() == context.DeadlineExceeded {
+		t.swallow = true
+		writeError(t.ResponseWriter, http.StatusGatewayTimeout, "query ran out of time")
+		return
+	}
+	t.ResponseWriter.WriteHeader(code)
+}
+
+func (t *timeoutWriter) Write(b []byte) (int, error) {
+	if !t.wrote {
+		t.WriteHeader(http.StatusOK)
+	}
+	if t.swallow {
+		return len(b), nil
+	}
+	return t.ResponseWriter.Write(b)
+}
+
+func (t *timeoutWriter) Unwrap() http.ResponseWriter { return t.ResponseWriter }

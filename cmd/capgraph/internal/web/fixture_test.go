@@ -93,6 +93,9 @@ func newFixtureServer(tb testing.TB, opts Options) *Server {
 	if opts.Queries == nil {
 		opts.Queries = testQueries
 	}
+	// httptest.NewRequest names example.com, and the API tests ask Cayley.
+	opts.Hosts = append(opts.Hosts, "example.com")
+	opts.Cayley = true
 	srv, err := New(s, opts)
 	if err != nil {
 		tb.Fatal(err)

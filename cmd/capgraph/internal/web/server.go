@@ -1,7 +1,10 @@
 // Package web serves a capgraph store over HTTP: a read-only JSON API
 // (saved queries, search, entity neighbourhoods, export), a browser page
-// embedded in the binary that works offline, and Cayley's own query API
-// and UI under /cayley/.
+// embedded in the binary that works offline, and, when asked for,
+// Cayley's own query API under /cayley/.
+//
+// The server has no authentication: it is meant for loopback, where the
+// threat is a web page in the user's own browser (see guard.go).
 package web
 
 import (
@@ -54,6 +57,16 @@ type Options struct {
 	Logger  *slog.Logger // nil means no logs
 	// MaxInFlight caps the requests served at once; more get 503. 0 means 64.
 	MaxInFlight int
+	// MaxHeavy caps the requests at once that run queries or stream the
+	// graph (saved queries, entity views, export, Cayley's API), within
+	// MaxInFlight; more get 503. 0 means a quarter of MaxInFlight.
+	MaxHeavy int
+	// Hosts are the host names, besides loopback ones, that requests may
+	// name in their Host header; others get 421.
+	Hosts []string
+	// Cayley mounts Cayley's v2 query API under /cayley/api/v2/. It runs
+	// any Gizmo program, within Timeout and ResultLimit.
+	Cayley bool
 	// Timeout bounds each request's work; 0 means 15 seconds.
 	Timeout time.Duration
 	// ExportTimeout bounds an export download; 0 means 30 minutes.
@@ -72,7 +85,8 @@ type Server struct {
 	queries map[string]Query
 	gaz     *gazetteer.Index
 	index   atomic.Pointer[index]
-	sem     chan struct{}
+	sem     chan struct{} // a slot per request in flight
+	heavy   chan struct{} // a slot per heavy request in flight, besides its slot in sem
 	handler http.Handler
 }
 
@@ -88,6 +102,9 @@ func New(s *graph.Store, opts Options) (*Server, error) {
 	if opts.ExportTimeout <= 0 {
 		opts.ExportTimeout = 30 * time.Minute
 	}
+	if opts.MaxHeavy <= 0 || opts.MaxHeavy > opts.MaxInFlight {
+		opts.MaxHeavy = max(1, opts.MaxInFlight/4)
+	}
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = 64 << 10
 	}
@@ -98,7 +115,8 @@ func New(s *graph.Store, opts Options) (*Server, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	srv := &Server{store: s, opts: opts, log: log, queries: map[string]Query{}, sem: make(chan struct{}, opts.MaxInFlight)}
+	srv := &Server{store: s, opts: opts, log: log, queries: map[string]Query{},
+		sem: make(chan struct{}, opts.MaxInFlight), heavy: make(chan struct{}, opts.MaxHeavy)}
 	for _, q := range opts.Queries {
 		if q.Params == nil {
 			q.Params = []Param{}
@@ -131,8 +149,12 @@ func New(s *graph.Store, opts Options) (*Server, error) {
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such endpoint: "+r.Method+" "+r.URL.Path)
 	})
-	if err := mountCayley(mux, s, opts); err != nil {
-		return nil, err
+	if opts.Cayley {
+		mountCayley(mux, s, opts)
+	} else {
+		mux.HandleFunc("/cayley/", func(w http.ResponseWriter, r *http.Request) {
+			writeError(w, http.StatusNotFound, "Cayley's query API is off; start capgraph serve with --cayley")
+		})
 	}
 	mux.Handle("/", getOnly(staticHandler(static)))
 	srv.handler = srv.limit(mux)
@@ -156,16 +178,43 @@ func (s *Server) BuildIndex(ctx context.Context) error {
 // ServeHTTP implements [http.Handler].
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
-// limit caps the requests in flight (503 beyond), bounds each request's
-// time and body size, and turns panics into 500.
+// heavyWait is how long a heavy request waits for a slot before 503.
+const heavyWait = 2 * time.Second
+
+// limit turns away what [Server.guard] refuses, caps the requests in
+// flight (503 beyond, heavy routes sooner), bounds each request's time and
+// body size, and turns panics into 500.
 func (s *Server) limit(next http.Handler) http.Handler {
+	busy := func(w http.ResponseWriter) {
+		w.Header().Set("Retry-After", "1")
+		writeError(w, http.StatusServiceUnavailable, "server busy, try again")
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.guard(w, r) {
+			return
+		}
+		// A heavy request waits a little for one of its own slots before
+		// it takes a shared one, so a burst of them queues instead of
+		// filling the slots the page and search need.
+		if heavyRoute(r) {
+			wait := time.NewTimer(heavyWait)
+			select {
+			case s.heavy <- struct{}{}:
+				wait.Stop()
+				defer func() { <-s.heavy }()
+			case <-wait.C:
+				busy(w)
+				return
+			case <-r.Context().Done():
+				wait.Stop()
+				return
+			}
+		}
 		select {
 		case s.sem <- struct{}{}:
 			defer func() { <-s.sem }()
 		default:
-			w.Header().Set("Retry-After", "1")
-			writeError(w, http.StatusServiceUnavailable, "server busy, try again")
+			busy(w)
 			return
 		}
 		timeout := s.opts.Timeout
@@ -175,7 +224,6 @@ func (s *Server) limit(next http.Handler) http.Handler {
 		ctx, cancel := context.WithTimeout(r.Context(), timeout)
 		defer cancel()
 		r = r.WithContext(ctx)
-		r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes)
 		defer func() {
 			if v := recover(); v != nil {
 				if v == http.ErrAbortHandler {
@@ -187,7 +235,6 @@ func (s *Server) limit(next http.Handler) http.Handler {
 				writeError(w, http.StatusInternalServerError, "internal error")
 			}
 		}()
-		w.Header().Set("X-Content-Type-Options", "nosniff")
 		next.ServeHTTP(w, r)
 	})
 }
@@ -210,7 +257,6 @@ func staticHandler(static fs.FS) http.Handler {
 	files := http.FileServerFS(static)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-cache")
-		w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'")
 		if r.URL.Path != "/" {
 			if _, err := fs.Stat(static, r.URL.Path[1:]); err != nil {
 				r2 := r.Clone(r.Context())

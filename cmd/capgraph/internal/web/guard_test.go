@@ -1,0 +1,207 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// request sends one request with the given headers to h.
+func request(h http.Handler, method, target, body string, header map[string]string) *httptest.ResponseRecorder {
+	var r io.Reader
+	if body != "" {
+		r = strings.NewReader(body)
+	}
+	req := httptest.NewRequest(method, target, r)
+	for k, v := range header {
+		if k == "Host" {
+			req.Host = v
+			continue
+		}
+		req.Header.Set(k, v)
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec
+}
+
+func TestHostAllowed(t *testing.T) {
+	tests := []struct {
+		host string
+		want bool
+	}{
+		{"localhost", true},
+		{"localhost:8080", true},
+		{"LOCALHOST.:8080", true},
+		{"127.0.0.1:8080", true},
+		{"127.1.2.3", true},
+		{"[::1]:8080", true},
+		{"archive.lan:8080", true}, // in extra
+		{"evil.example", false},
+		{"evil.example:8080", false},
+		{"127.0.0.1.evil.example", false},
+		{"10.0.0.1:8080", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		if got := hostAllowed(tt.host, []string{"archive.lan"}); got != tt.want {
+			t.Errorf("hostAllowed(%q) = %v, want %v", tt.host, got, tt.want)
+		}
+	}
+}
+
+// TestGuard holds the server to what a page in the user's browser may not
+// do: name another host (DNS rebinding), post from another origin, send a
+// body a page may send anywhere, or frame the server's pages.
+func TestGuard(t *testing.T) {
+	srv := newFixtureServer(t, Options{})
+	json := map[string]string{"Content-Type": "application/json"}
+	with := func(kv ...string) map[string]string {
+		m := map[string]string{"Content-Type": "application/json"}
+		for i := 0; i+1 < len(kv); i += 2 {
+			m[kv[i]] = kv[i+1]
+		}
+		return m
+	}
+	tests := []struct {
+		name, method, target, body string
+		header                     map[string]string
+		code                       int
+	}{
+		{"rebound host", "GET", "/api/stats", "", map[string]string{"Host": "evil.example"}, http.StatusMisdirectedRequest},
+		{"rebound host, page", "GET", "/", "", map[string]string{"Host": "evil.example:8080"}, http.StatusMisdirectedRequest},
+		{"rebound host, export", "GET", "/api/export?format=nq", "", map[string]string{"Host": "evil.example"}, http.StatusMisdirectedRequest},
+		{"loopback host", "GET", "/api/stats", "", map[string]string{"Host": "localhost:8080"}, http.StatusOK},
+		{"allowed host", "GET", "/api/stats", "", nil, http.StatusOK},
+		{"cross-origin post", "POST", "/api/queries/photos", "{}", with("Origin", "http://evil.example"), http.StatusForbidden},
+		{"cross-origin cayley", "POST", "/cayley/api/v2/query?lang=gizmo", "g.V().All()", with("Origin", "http://evil.example"), http.StatusForbidden},
+		{"cross-site fetch", "POST", "/api/queries/photos", "{}", with("Sec-Fetch-Site", "cross-site"), http.StatusForbidden},
+		{"same-site fetch, other port", "POST", "/api/queries/photos", "{}", with("Sec-Fetch-Site", "same-site"), http.StatusForbidden},
+		{"same-origin post", "POST", "/api/queries/photos", "{}", with("Origin", "http://example.com", "Sec-Fetch-Site", "same-origin"), http.StatusOK},
+		{"post without browser headers", "POST", "/api/queries/photos", "{}", json, http.StatusOK},
+		{"text body", "POST", "/api/queries/photos", "{}", map[string]string{"Content-Type": "text/plain;charset=UTF-8"}, http.StatusUnsupportedMediaType},
+		{"form body", "POST", "/api/queries/photos", "a=b", map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, http.StatusUnsupportedMediaType},
+		{"multipart body", "POST", "/api/queries/photos", "x", map[string]string{"Content-Type": "multipart/form-data; boundary=x"}, http.StatusUnsupportedMediaType},
+		{"oversized cayley body", "POST", "/cayley/api/v2/query?lang=gizmo", strings.Repeat(" ", 70<<10) + "g.V().All()", json, http.StatusRequestEntityTooLarge},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := request(srv, tt.method, tt.target, tt.body, tt.header)
+			if rec.Code != tt.code {
+				t.Errorf("%s %s: %d %.200s, want %d", tt.method, tt.target, rec.Code, rec.Body, tt.code)
+			}
+			if csp := rec.Header().Get("Content-Security-Policy"); !strings.Contains(csp, "frame-ancestors 'none'") || rec.Header().Get("X-Frame-Options") != "DENY" {
+				t.Errorf("%s %s: CSP %q, X-Frame-Options %q: may be framed", tt.method, tt.target, csp, rec.Header().Get("X-Frame-Options"))
+			}
+		})
+	}
+}
+
+func TestCayleyOffByDefault(t *testing.T) {
+	srv, err := New(openFixture(t), Options{Hosts: []string{"example.com"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range []string{"/cayley/api/v2/query?lang=gizmo", "/cayley/"} {
+		rec := request(srv, "POST", target, "g.V().All()", nil)
+		if target == "/cayley/" {
+			rec = request(srv, "GET", target, "", nil)
+		}
+		if rec.Code != http.StatusNotFound || !strings.Contains(rec.Body.String(), "--cayley") {
+			t.Errorf("%s: %d %s, want 404 naming --cayley", target, rec.Code, rec.Body)
+		}
+	}
+}
+
+// TestCayleyTimeout runs a Gizmo program that never ends: the server
+// answers 504 when the request's time is up, not 400 as for a bad query.
+func TestCayleyTimeout(t *testing.T) {
+	srv := newFixtureServer(t, Options{Timeout: 300 * time.Millisecond})
+	start := time.Now()
+	rec := request(srv, "POST", "/cayley/api/v2/query?lang=gizmo", "for (;;) {}", nil)
+	if rec.Code != http.StatusGatewayTimeout || !strings.Contains(rec.Body.String(), "out of time") {
+		t.Errorf("endless query: %d %s, want 504", rec.Code, rec.Body)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("endless query answered after %v", d)
+	}
+}
+
+// serveFixture serves srv on a loopback listener for the life of the test.
+func serveFixture(t *testing.T, srv http.Handler) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- ServeListener(ctx, ln, srv, nil, nil) }()
+	t.Cleanup(func() {
+		cancel()
+		<-served
+	})
+	return ln.Addr().String()
+}
+
+// TestSlowBodies sends more trickling request bodies than the server has
+// slots: the page's light routes still answer, at once.
+func TestSlowBodies(t *testing.T) {
+	srv := newFixtureServer(t, Options{MaxInFlight: 4})
+	addr := serveFixture(t, srv)
+	var conns []net.Conn
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	for range 12 {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+		fmt.Fprintf(c, "POST /api/queries/photos HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{", addr)
+	}
+	time.Sleep(200 * time.Millisecond) // the handlers have started reading
+	client := &http.Client{Timeout: 2 * time.Second}
+	for _, path := range []string{"/api/stats", "/api/search?q=Jobar", "/"} {
+		res, err := client.Get("http://" + addr + path)
+		if err != nil {
+			t.Fatalf("%s while bodies trickle: %v", path, err)
+		}
+		io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK {
+			t.Errorf("%s while bodies trickle: %d, want 200", path, res.StatusCode)
+		}
+	}
+}
+
+// TestHeavySlots fills the heavy routes' slots with queries that run until
+// their time is up: another heavy request gets 503 after waiting, while
+// light routes answer at once.
+func TestHeavySlots(t *testing.T) {
+	srv := newFixtureServer(t, Options{MaxInFlight: 8, MaxHeavy: 2, Timeout: 4 * time.Second})
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() { request(srv, "POST", "/cayley/api/v2/query?lang=gizmo", "for (;;) {}", nil) })
+	}
+	defer wg.Wait()
+	time.Sleep(300 * time.Millisecond)
+	start := time.Now()
+	if rec := request(srv, "GET", "/api/stats", "", nil); rec.Code != http.StatusOK || time.Since(start) > time.Second {
+		t.Errorf("light route with the heavy slots full: %d after %v, want 200 at once", rec.Code, time.Since(start))
+	}
+	rec := request(srv, "GET", "/api/queries/photos/run", "", nil)
+	if rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Retry-After") == "" {
+		t.Errorf("third heavy request: %d %s, want 503 with Retry-After", rec.Code, rec.Body)
+	}
+}
