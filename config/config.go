@@ -92,6 +92,11 @@ func Load(file string, flags *pflag.FlagSet) (Config, error) {
 			return Config{}, fmt.Errorf("config: %w", err)
 		}
 	}
+	if used := v.ConfigFileUsed(); used != "" {
+		if err := checkFile(used, defaults); err != nil {
+			return Config{}, err
+		}
+	}
 
 	if flags != nil {
 		var bindErr error
@@ -108,10 +113,73 @@ func Load(file string, flags *pflag.FlagSet) (Config, error) {
 
 	var c Config
 	if err := v.Unmarshal(&c); err != nil {
-		return Config{}, fmt.Errorf("config: %w", err)
+		return Config{}, fmt.Errorf("config: %s environment or flags: %w", EnvPrefix+"_*", err)
 	}
 	c.File = v.ConfigFileUsed()
 	return c, c.Validate()
+}
+
+// checkFile reads the config file alone and reports the settings it names
+// that capgraph does not know ("stroe: x" is a typo, not a setting to
+// ignore) and the values of the wrong type, naming the file.
+func checkFile(path string, known map[string]any) error {
+	fv := viper.New()
+	fv.SetConfigFile(path)
+	if err := fv.ReadInConfig(); err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	var errs []error
+	for _, k := range fv.AllKeys() {
+		if _, ok := known[k]; ok {
+			continue
+		}
+		msg := fmt.Sprintf("config: %s: unknown setting %q", path, k)
+		if near := nearest(k, known); near != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", near)
+		}
+		errs = append(errs, errors.New(msg))
+	}
+	if errs != nil {
+		return errors.Join(errs...)
+	}
+	var c Config
+	if err := fv.Unmarshal(&c); err != nil {
+		return fmt.Errorf("config: %s: %w", path, err)
+	}
+	return nil
+}
+
+// nearest returns the known setting closest to k by edit distance, or ""
+// when none is within two edits or a third of its length.
+func nearest(k string, known map[string]any) string {
+	best, bestD := "", max(2, len(k)/3)+1
+	for name := range known {
+		if d := editDistance(k, name); d < bestD || d == bestD && name < best {
+			best, bestD = name, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // settings maps each setting's name (its mapstructure tag, and its flag

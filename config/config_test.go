@@ -1,6 +1,7 @@
 package config_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -86,6 +87,28 @@ func TestLoadErrors(t *testing.T) {
 	}
 	if _, err := config.Load(filepath.Join(dir, "missing.yaml"), nil); err == nil {
 		t.Error("an explicit config file that is missing is not an error")
+	}
+}
+
+// TestLoadUnknownAndMistyped wants a typo in the config file named, with
+// the setting it probably meant, and a value of the wrong type named with
+// its file, instead of being ignored or blamed on nothing.
+func TestLoadUnknownAndMistyped(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct{ body, want string }{
+		{"stroe: x.db\n", `unknown setting "stroe" (did you mean "store"?)`},
+		{"batchsize: 10\nzzz: 1\n", `unknown setting "batchsize" (did you mean "batch_size"?)`},
+		{"workers: many\n", "workers"},
+	}
+	for i, tt := range tests {
+		path := filepath.Join(dir, fmt.Sprintf("c%d.yaml", i))
+		if err := os.WriteFile(path, []byte(tt.body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := config.Load(path, nil)
+		if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), path) {
+			t.Errorf("%q: error %v, want one naming %s and %q", tt.body, err, path, tt.want)
+		}
 	}
 }
 

@@ -182,6 +182,9 @@ func (x *Extractor) Extract(c Caption) Extraction {
 	slices.SortStableFunc(d.mentions, func(a, b *mention) int { return a.start - b.start })
 
 	rels := d.relations()
+	if rels == nil {
+		rels = []Relation{} // "relations": [], not null
+	}
 	return Extraction{
 		ID:        c.ID,
 		Text:      c.Text,

@@ -107,3 +107,12 @@ func (tt cliCase) check(t *testing.T) {
 		}
 	}
 }
+
+func TestVersionAndEmptyRelations(t *testing.T) {
+	for _, tt := range []cliCase{
+		{name: "version", args: []string{"--version"}, stdout: "extractor capgraph-extract/", lines: 3},
+		{name: "no relations is an empty list", args: []string{"extract"}, stdin: "Nothing to see here\n", stdout: `"relations":[]`, lines: 1},
+	} {
+		t.Run(tt.name, tt.check)
+	}
+}

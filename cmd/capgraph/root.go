@@ -5,11 +5,14 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime/debug"
 	"runtime/pprof"
 
 	"github.com/spf13/cobra"
 
 	"github.com/capgraph/capgraph/config"
+	"github.com/capgraph/capgraph/extract"
+	"github.com/capgraph/capgraph/graph"
 )
 
 // app is shared by all commands; the root command fills cfg and log.
@@ -60,6 +63,8 @@ CAPGRAPH_WORKERS, ...) and a capgraph.yaml file, in that order of precedence.` +
 			return nil
 		},
 	}
+	root.Version = versionText()
+	root.SetVersionTemplate("{{.Version}}")
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		return &usageError{err}
 	})
@@ -91,6 +96,30 @@ CAPGRAPH_WORKERS, ...) and a capgraph.yaml file, in that order of precedence.` +
 		return cmd.Help()
 	}
 	return root
+}
+
+// versionText names the build and the versions of the extraction rules and
+// of the graph model, which decide what a store built by it holds.
+func versionText() string {
+	version, rev := "(devel)", ""
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if v := bi.Main.Version; v != "" {
+			version = v
+		}
+		modified := false
+		for _, st := range bi.Settings {
+			switch st.Key {
+			case "vcs.revision":
+				rev = " " + st.Value[:min(12, len(st.Value))]
+			case "vcs.modified":
+				modified = st.Value == "true"
+			}
+		}
+		if rev != "" && modified {
+			rev += "+modified"
+		}
+	}
+	return fmt.Sprintf("capgraph %s%s\nextractor %s\ngraph model %s\n", version, rev, extract.Version, graph.ModelVersion)
 }
 
 // startProfile writes a CPU profile to path until stopProfile is called.
