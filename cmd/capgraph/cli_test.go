@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -114,5 +116,58 @@ func TestVersionAndEmptyRelations(t *testing.T) {
 		{name: "no relations is an empty list", args: []string{"extract"}, stdin: "Nothing to see here\n", stdout: `"relations":[]`, lines: 1},
 	} {
 		t.Run(tt.name, tt.check)
+	}
+}
+
+// TestReadingCommandsNeverCreate: a mistyped --store on a command that
+// only reads is an error that leaves nothing behind, and an existing
+// output file is left as it was.
+func TestReadingCommandsNeverCreate(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "mistyped.db")
+	out := writeFile(t, dir, "graph.nq", "keep me\n")
+	for _, args := range [][]string{
+		{"export", "--store", missing, "-o", out},
+		{"export", "--store", missing, "-f", "csv"},
+		{"stats", "--store", missing},
+		{"query", "run", "aliases", "--store", missing},
+	} {
+		t.Run(strings.Join(args[:2], " "), func(t *testing.T) {
+			cliCase{args: args, code: exitError, stderr: "does not exist", lines: -1}.check(t)
+			if _, err := os.Stat(missing); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("%v created %s (%v)", args, missing, err)
+			}
+		})
+	}
+	if b, _ := os.ReadFile(out); string(b) != "keep me\n" {
+		t.Errorf("the output file was changed to %q", b)
+	}
+}
+
+// TestCreateOutput: the named file changes only when the run succeeds, and
+// no temporary file is left either way.
+func TestCreateOutput(t *testing.T) {
+	dir := t.TempDir()
+	name := writeFile(t, dir, "out.csv", "old\n")
+	a := &app{}
+	for _, ok := range []bool{false, true} {
+		w, finish, err := a.createOutput(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(w, "new %v\n", ok)
+		if err := finish(ok); err != nil {
+			t.Fatal(err)
+		}
+		want := "old\n"
+		if ok {
+			want = "new true\n"
+		}
+		if b, _ := os.ReadFile(name); string(b) != want {
+			t.Errorf("finish(%v): file holds %q, want %q", ok, b, want)
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+			t.Errorf("finish(%v): %d files in the directory, want 1", ok, len(ents))
+		}
 	}
 }

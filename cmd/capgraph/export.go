@@ -57,7 +57,7 @@ descriptions appear once.`,
 
 func (a *app) runExport(ctx context.Context, opts *exportOptions) (err error) {
 	format, _ := graph.ParseFormat(opts.Format)
-	s, err := graph.Open(ctx, a.cfg.Store, graph.Options{Logger: a.log})
+	s, err := a.openExisting(ctx)
 	if err != nil {
 		return err
 	}
@@ -71,7 +71,7 @@ func (a *app) runExport(ctx context.Context, opts *exportOptions) (err error) {
 		return err
 	}
 	defer func() {
-		if cerr := closeOut(); err == nil {
+		if cerr := closeOut(err == nil); err == nil {
 			err = cerr
 		}
 	}()

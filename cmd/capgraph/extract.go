@@ -9,6 +9,7 @@ import (
 	"io"
 	"iter"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -165,18 +166,32 @@ func (a *app) runExtract(ctx context.Context, opts *extractOptions) error {
 	return nil
 }
 
-// createOutput returns standard output for "" or "-", else the named file,
-// created or truncated; the returned close closes the file (a no-op for
-// standard output) and reports a failed final write.
-func (a *app) createOutput(name string) (io.Writer, func() error, error) {
+// createOutput returns standard output for "" or "-", else a temporary
+// file beside the named one. The returned finish closes it and, when ok,
+// renames it to name, so that a failed or interrupted run leaves an
+// existing file as it was; it reports a failed final write or rename.
+func (a *app) createOutput(name string) (io.Writer, func(ok bool) error, error) {
 	if name == "" || name == "-" {
-		return a.stdout, func() error { return nil }, nil
+		return a.stdout, func(bool) error { return nil }, nil
 	}
-	f, err := os.Create(name)
+	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
 	if err != nil {
 		return nil, nil, err
 	}
-	return f, f.Close, nil
+	finish := func(ok bool) error {
+		err := f.Chmod(0o644)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if ok && err == nil {
+			if err = os.Rename(f.Name(), name); err == nil {
+				return nil
+			}
+		}
+		os.Remove(f.Name())
+		return err
+	}
+	return f, finish, nil
 }
 
 // addWorkersFlag adds --workers. config.Load binds it to the workers

@@ -78,7 +78,7 @@ func (a *app) runGen(ctx context.Context, opts *genOptions) (err error) {
 		return err
 	}
 	defer func() {
-		if cerr := closeOut(); err == nil {
+		if cerr := closeOut(err == nil); err == nil {
 			err = cerr
 		}
 	}()

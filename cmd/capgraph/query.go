@@ -254,17 +254,24 @@ func resolveVariants(q queries.Query, values map[string]string) (map[string][]st
 	return out, nil
 }
 
-// errEmptyStore reports a store with no captions in it.
-var errEmptyStore = errors.New("is empty: no captions have been built into it (run 'capgraph build --store DIR FILE')")
-
-func (a *app) openForQuery(ctx context.Context) (*graph.Store, error) {
+// openExisting opens the store for a command that only reads it: a path
+// that holds no store is an error, not a new empty store (a mistyped
+// --store would otherwise export or serve nothing and exit 0).
+func (a *app) openExisting(ctx context.Context) (*graph.Store, error) {
 	addr := a.cfg.Store
 	if !strings.Contains(addr, "://") {
 		if _, err := os.Stat(addr); err != nil {
 			return nil, fmt.Errorf("store %s does not exist: build it first with 'capgraph build --store %s FILE'", addr, addr)
 		}
 	}
-	s, err := graph.Open(ctx, addr, graph.Options{Logger: a.log})
+	return graph.Open(ctx, addr, graph.Options{Logger: a.log})
+}
+
+// errEmptyStore reports a store with no captions in it.
+var errEmptyStore = errors.New("is empty: no captions have been built into it (run 'capgraph build --store DIR FILE')")
+
+func (a *app) openForQuery(ctx context.Context) (*graph.Store, error) {
+	s, err := a.openExisting(ctx)
 	if err != nil {
 		return nil, err
 	}

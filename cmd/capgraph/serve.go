@@ -6,13 +6,10 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/capgraph/capgraph/cmd/capgraph/internal/web"
-	"github.com/capgraph/capgraph/graph"
 	"github.com/capgraph/capgraph/queries"
 )
 
@@ -97,12 +94,7 @@ func (a *app) runServe(ctx context.Context, opts *serveOptions) (err error) {
 	if err != nil {
 		return err
 	}
-	if addr := a.cfg.Store; !strings.Contains(addr, "://") {
-		if _, err := os.Stat(addr); err != nil {
-			return fmt.Errorf("store %s does not exist: build it first with 'capgraph build --store %s FILE'", addr, addr)
-		}
-	}
-	s, err := graph.Open(ctx, a.cfg.Store, graph.Options{Logger: a.log})
+	s, err := a.openExisting(ctx)
 	if err != nil {
 		return err
 	}

@@ -37,7 +37,7 @@ by relation (summed over captions).`,
 }
 
 func (a *app) runStats(ctx context.Context, opts *statsOptions) error {
-	s, err := graph.Open(ctx, a.cfg.Store, graph.Options{Logger: a.log})
+	s, err := a.openExisting(ctx)
 	if err != nil {
 		return err
 	}
