@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -180,7 +181,17 @@ func (a *app) runBuild(ctx context.Context, opts *buildOptions) error {
 	if cerr := s.Close(); err == nil {
 		err = cerr
 	}
-	if !a.cfg.Quiet {
+	switch {
+	case a.cfg.Quiet:
+	case errors.Is(err, context.Canceled) && st.Added+st.Replaced == 0:
+		// A first build writes the store whole at its end (a bulk load),
+		// so an interrupted one keeps nothing; a later one keeps whole batches.
+		fmt.Fprintf(a.stderr, "build interrupted after reading %d captions: nothing was kept in %s; run the build again\n",
+			st.Captions, s.Addr())
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintf(a.stderr, "build interrupted: kept %d added and %d replaced captions in %s, of %d read; run the build again to finish\n",
+			st.Added, st.Replaced, s.Addr(), st.Captions)
+	default:
 		fmt.Fprintf(a.stderr, "built %d captions into %s: %d added, %d replaced, %d unchanged, %d skipped; %d quads written in %.1fs\n",
 			st.Captions, s.Addr(), st.Added, st.Replaced, st.Unchanged, skipped+st.Skipped, st.Quads, time.Since(start).Seconds())
 	}

@@ -2,14 +2,17 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // writeFile writes content to name in dir and returns its path.
@@ -169,5 +172,25 @@ func TestCreateOutput(t *testing.T) {
 		if ents, _ := os.ReadDir(dir); len(ents) != 1 {
 			t.Errorf("finish(%v): %d files in the directory, want 1", ok, len(ents))
 		}
+	}
+}
+
+// TestInterruptedFirstBuild: a first build stopped before its end keeps
+// nothing, and says so rather than "built N captions ... 0 added".
+func TestInterruptedFirstBuild(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(t.Context())
+	pr, pw := io.Pipe()
+	go func() {
+		fmt.Fprintln(pw, "A man walks in Aleppo, Syria.")
+		time.Sleep(300 * time.Millisecond) // the build has started reading
+		cancel()
+		time.Sleep(100 * time.Millisecond)
+		pw.Close()
+	}()
+	var stdout, stderr bytes.Buffer
+	code := run(ctx, []string{"build", "-q=false", "--store", filepath.Join(dir, "g.db"), "-"}, pr, &stdout, &stderr)
+	if code != exitInterrupted || !strings.Contains(stderr.String(), "nothing was kept") || strings.Contains(stderr.String(), "built ") {
+		t.Errorf("exit %d, stderr %q: want %d and a message that nothing was kept", code, stderr.String(), exitInterrupted)
 	}
 }
