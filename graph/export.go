@@ -132,6 +132,12 @@ func (s *Store) graphs(ctx context.Context, inline bool) iter.Seq2[namedGraph, e
 		sc := s.qs.QuadIterator(quad.Object, ref).Iterate()
 		defer sc.Close()
 		for sc.Next(ctx) {
+			// The kv iterators do not watch ctx: an interrupted export of
+			// a large store would otherwise run to its end.
+			if err := ctx.Err(); err != nil {
+				yield(namedGraph{}, err)
+				return
+			}
 			q, err := s.qs.Quad(sc.Result())
 			if err != nil {
 				yield(namedGraph{}, err)
@@ -176,6 +182,10 @@ func (s *Store) graphs(ctx context.Context, inline bool) iter.Seq2[namedGraph, e
 		}
 		var quads []quad.Quad
 		for v := range all {
+			if err := ctx.Err(); err != nil {
+				yield(namedGraph{}, err)
+				return
+			}
 			qs, err := d.of(ctx, v)
 			if err != nil {
 				yield(namedGraph{}, err)

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"iter"
 	"os"
 	"path/filepath"
@@ -441,5 +442,20 @@ func TestGeoPrecision(t *testing.T) {
 	col := slices.Index(rows[0], "geo_precision")
 	if col < 0 || len(rows) != 2 || rows[1][col] != "container" || rows[1][3] != "Jobar" {
 		t.Errorf("CSV = %q, want Jobar's row with geo_precision container", rows)
+	}
+}
+
+// TestExportStopsWhenCancelled: every format stops at a cancelled context
+// and says why, the grouped ones (Turtle, JSON-LD, CSV) included.
+func TestExportStopsWhenCancelled(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "g"))
+	defer s.Close()
+	load(t, s, sample())
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, f := range []graph.Format{graph.NQuads, graph.Turtle, graph.JSONLD, graph.CSV} {
+		if _, err := s.Export(ctx, io.Discard, f); !errors.Is(err, context.Canceled) {
+			t.Errorf("%s export with a cancelled context: %v, want context.Canceled", f, err)
+		}
 	}
 }
