@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -24,13 +25,19 @@ import (
 
 // queryOptions are the flags of the query subcommands.
 type queryOptions struct {
-	Action string   // "list", "show", "run" or "exec"
-	Name   string   // run, show
-	File   string   // exec: "" or "-" means stdin
-	Params []string // run: key=value
-	Output string
-	Limit  int
+	Action  string   // "list", "show", "run" or "exec"
+	Name    string   // run, show
+	File    string   // exec: "" or "-" means stdin
+	Params  []string // run: key=value
+	Output  string
+	Limit   int
+	Timeout time.Duration
 }
+
+// tableRowCap caps the rows of the table and md outputs, which hold every
+// row to align the columns, when --limit is not given; the streamed
+// formats (json, jsonl, csv) have no cap.
+var tableRowCap = 10000 // a variable for tests
 
 var queryOutputs = []string{"table", "json", "jsonl", "csv", "md"}
 
@@ -117,7 +124,8 @@ frozen params object decoded by JSON.parse), never as program text.`,
 	for _, c := range []*cobra.Command{run, exec} {
 		addStoreFlags(c)
 		c.Flags().StringVarP(&opts.Output, "output", "o", "table", "output `format`: table, json, jsonl, csv or md")
-		c.Flags().IntVar(&opts.Limit, "limit", 0, "stop after `n` rows (0: no limit)")
+		c.Flags().IntVar(&opts.Limit, "limit", 0, "stop after `n` rows (default: no limit for json, jsonl and csv, 10000 for table and md)")
+		c.Flags().DurationVar(&opts.Timeout, "timeout", time.Minute, "stop a query that runs longer than `duration` (0: never)")
 	}
 	cmd.AddCommand(list, show, run, exec)
 	return cmd
@@ -296,10 +304,26 @@ func (a *app) execGizmo(ctx context.Context, out io.Writer, prog string, cols []
 			err = cerr
 		}
 	}()
+	if opts.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
+		defer cancel()
+	}
+	limit, capped := opts.Limit, false
+	if limit == 0 && (opts.Output == "table" || opts.Output == "md") {
+		limit, capped = tableRowCap+1, true // one more, to know whether the cap cut the rows
+	}
 	w := newRowWriter(out, opts.Output, cols)
-	for r, err := range s.Query(ctx, "gizmo", prog, opts.Limit) {
+	for r, err := range s.Query(ctx, "gizmo", prog, limit) {
 		if err != nil {
+			if errors.Is(err, context.DeadlineExceeded) || ctx.Err() == context.DeadlineExceeded {
+				return fmt.Errorf("query ran longer than --timeout %v", opts.Timeout)
+			}
 			return err
+		}
+		if capped && w.n == tableRowCap {
+			fmt.Fprintf(a.stderr, "capgraph: showing the first %d rows; use --limit N, or -o csv or jsonl for all of them\n", tableRowCap)
+			break
 		}
 		m, ok := r.(map[string]any)
 		if !ok {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestQueryCLI(t *testing.T) {
@@ -73,4 +74,32 @@ func TestQueryJSONIsAnArray(t *testing.T) {
 	if !strings.HasPrefix(out.String(), "[\n  {\"b\":2,\"a\":\"x\"}") {
 		t.Errorf("columns not in order: %s", out.String())
 	}
+}
+
+// TestQueryTimeout: an endless program stops at --timeout with a message
+// that says so, instead of running until killed.
+func TestQueryTimeout(t *testing.T) {
+	dir := t.TempDir()
+	store := filepath.Join(dir, "g.db")
+	in := writeFile(t, dir, "c.txt", "A man walks in Aleppo, Syria, May 3, 2014. REUTERS/Jane Doe\n")
+	cliCase{args: []string{"build", "-q", "--store", store, in}, lines: -1}.check(t)
+	start := time.Now()
+	cliCase{args: []string{"query", "exec", "--store", store, "--timeout", "300ms"}, stdin: "for (;;) {}", code: exitError, stderr: "longer than --timeout 300ms", lines: -1}.check(t)
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("the endless query stopped after %v", d)
+	}
+}
+
+// TestQueryTableCap: the table output, which holds its rows, stops at its
+// cap and says how to get the rest; csv streams every row.
+func TestQueryTableCap(t *testing.T) {
+	defer func(n int) { tableRowCap = n }(tableRowCap)
+	tableRowCap = 1
+	dir := t.TempDir()
+	store := filepath.Join(dir, "g.db")
+	in := writeFile(t, dir, "c.txt", "A man walks in Aleppo, Syria, May 3, 2014.\nA boy runs in Homs, Syria, May 4, 2014.\n")
+	cliCase{args: []string{"build", "-q", "--store", store, in}, lines: -1}.check(t)
+	photos := `g.V("<https://schema.org/Photograph>").In("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>").All()`
+	cliCase{args: []string{"query", "exec", "--store", store, "-o", "table"}, stdin: photos, stderr: "showing the first 1 rows", lines: -1}.check(t)
+	cliCase{args: []string{"query", "exec", "--store", store, "-o", "csv"}, stdin: photos, lines: 3}.check(t)
 }
