@@ -51,6 +51,7 @@ var (
 	ErrNUL         = errors.New("NUL byte in text")
 	ErrTooLong     = fmt.Errorf("caption longer than %d bytes", MaxCaptionBytes)
 	ErrNoColumn    = errors.New("no such column in the CSV header")
+	ErrNotText     = errors.New("not text")
 )
 
 // A ParseError reports bad input at a line of a named file. Line is 1-based;
@@ -60,6 +61,9 @@ type ParseError struct {
 	Line  int
 	Field string
 	Err   error
+	// Records is how many input records the error loses when more than
+	// one: every data row of a CSV file whose header lacks the text column.
+	Records int
 }
 
 func (e *ParseError) Error() string {
@@ -99,6 +103,7 @@ type Reader struct {
 	textCol  int
 	header   []string
 	headerOK bool
+	sniffed  bool  // the head of the input was checked for binary data
 	fatal    error // an error after which nothing more can be read
 }
 
@@ -130,6 +135,13 @@ func (r *Reader) Read() (Caption, error) {
 	if r.fatal != nil {
 		return Caption{}, r.fatal
 	}
+	if !r.sniffed {
+		r.sniffed = true
+		if err := r.sniff(); err != nil {
+			r.fatal = err
+			return Caption{}, err
+		}
+	}
 	switch r.opts.Format {
 	case FormatCSV:
 		return r.readCSV()
@@ -140,6 +152,32 @@ func (r *Reader) Read() (Caption, error) {
 	}
 	r.fatal = fmt.Errorf("%s: unknown input format %q (want text, jsonl or csv)", r.opts.Name, r.opts.Format)
 	return Caption{}, r.fatal
+}
+
+// sniff refuses input that is not text: when a tenth of its first 8 KiB
+// is control bytes or invalid UTF-8, it is an image, an archive or a
+// database, whose "lines" would become junk captions. A stray bad byte in
+// a text file stays an error about its line.
+func (r *Reader) sniff() error {
+	head, _ := r.br.Peek(8 << 10)
+	if len(head) < 64 {
+		return nil
+	}
+	bad := 0
+	for i := 0; i < len(head); {
+		c, size := utf8.DecodeRune(head[i:])
+		switch {
+		case c == utf8.RuneError && size == 1 && i+utf8.UTFMax < len(head): // not a rune cut at the end of the head
+			bad++
+		case c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f':
+			bad++
+		}
+		i += size
+	}
+	if bad*10 >= len(head) {
+		return fmt.Errorf("%s: %w: %d of its first %d bytes are control bytes or invalid UTF-8; capgraph reads plain text, JSON Lines or CSV", r.opts.Name, ErrNotText, bad, len(head))
+	}
+	return nil
 }
 
 // All returns the remaining captions as a sequence. A *ParseError about one
@@ -317,7 +355,20 @@ func (r *Reader) readCSV() (Caption, error) {
 			}
 		}
 		if r.textCol < 0 {
-			r.fatal = r.errorf(1, r.opts.TextColumn, fmt.Errorf("%w (header has %s)", ErrNoColumn, strings.Join(r.header, ", ")))
+			// Every row is lost: count them, so that a skipped file is
+			// counted for what it held.
+			n := 0
+			for {
+				if _, err := r.csv.Read(); err == io.EOF {
+					break
+				} else if _, ok := errors.AsType[*csv.ParseError](err); err != nil && !ok {
+					break
+				}
+				n++
+			}
+			pe := r.errorf(1, r.opts.TextColumn, fmt.Errorf("%w (header has %s)", ErrNoColumn, strings.Join(r.header, ", ")))
+			pe.Records = n
+			r.fatal = pe
 			return Caption{}, r.fatal
 		}
 		r.headerOK = true

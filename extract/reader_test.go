@@ -1,6 +1,7 @@
 package extract_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -166,4 +167,50 @@ func ExampleNewReader() {
 	}
 	// Output:
 	// ap-1 Smoke rises over Homs, Syria. "wire"
+}
+
+// TestReaderRefusesBinary: an image or archive given as captions is
+// refused whole, not read as lines of junk; a text file with one bad byte
+// is read, the bad line reported.
+func TestReaderRefusesBinary(t *testing.T) {
+	bin := make([]byte, 4096)
+	for i := range bin {
+		bin[i] = byte(i * 7 % 256)
+	}
+	var n int
+	var err error
+	for _, e := range extract.NewReader(bytes.NewReader(bin), extract.ReaderOptions{Name: "photo.jpg"}).All() {
+		if e != nil {
+			err = e
+			continue
+		}
+		n++
+	}
+	if n != 0 || !errors.Is(err, extract.ErrNotText) || !strings.Contains(err.Error(), "photo.jpg") {
+		t.Errorf("binary input: %d captions, error %v; want none and ErrNotText naming the file", n, err)
+	}
+	text := strings.Repeat("A man walks in Aleppo, Syria.\n", 20) + "one \x00 bad line\n"
+	n, err = 0, nil
+	for _, e := range extract.NewReader(strings.NewReader(text), extract.ReaderOptions{Name: "t.txt"}).All() {
+		if e != nil {
+			err = e
+			continue
+		}
+		n++
+	}
+	if n != 20 || !errors.Is(err, extract.ErrNUL) {
+		t.Errorf("text with one NUL: %d captions, error %v; want 20 and ErrNUL", n, err)
+	}
+}
+
+// TestReaderCountsLostRows: a CSV whose header lacks the text column loses
+// every row, and the error says how many.
+func TestReaderCountsLostRows(t *testing.T) {
+	in := "id,caption\n1,a\n2,b\n3,c\n"
+	for _, err := range extract.NewReader(strings.NewReader(in), extract.ReaderOptions{Name: "d.csv"}).All() {
+		pe, ok := errors.AsType[*extract.ParseError](err)
+		if !ok || pe.Records != 3 {
+			t.Errorf("error %v (%+v), want a ParseError for 3 records", err, pe)
+		}
+	}
 }

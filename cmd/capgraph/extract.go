@@ -81,9 +81,13 @@ func (a *app) skipBad(seq iter.Seq2[extract.Caption, error], keepGoing bool, ski
 	return func(yield func(extract.Caption, error) bool) {
 		for c, err := range seq {
 			if err != nil {
-				if _, ok := errors.AsType[*extract.ParseError](err); ok && keepGoing {
-					*skipped++
-					fmt.Fprintf(a.stderr, "capgraph: skipped %v\n", err)
+				if pe, ok := errors.AsType[*extract.ParseError](err); ok && keepGoing {
+					*skipped += max(1, pe.Records)
+					if pe.Records > 1 {
+						fmt.Fprintf(a.stderr, "capgraph: skipped %d records: %v\n", pe.Records, err)
+					} else {
+						fmt.Fprintf(a.stderr, "capgraph: skipped %v\n", err)
+					}
 					continue
 				}
 			}
