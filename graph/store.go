@@ -44,7 +44,10 @@ import (
 
 // ErrStoreInUse reports that another process holds the embedded store's
 // file lock.
-var ErrStoreInUse = errors.New("store in use by another process")
+var ErrStoreInUse = errors.New("store in use by another process: a build holds it alone, and readers (serve, query, export, stats) keep a build out")
+
+// ErrReadOnly reports a write to a store opened with [Options.ReadOnly].
+var ErrReadOnly = errors.New("store opened read-only")
 
 // Options tune a [Store]. The zero value is ready to use.
 type Options struct {
@@ -63,6 +66,11 @@ type Options struct {
 	// LockTimeout is how long Open waits for another process to release the
 	// embedded store; 0 means one second.
 	LockTimeout time.Duration
+	// ReadOnly opens an existing embedded store for reading only, under a
+	// shared lock: any number of readers (serve, query, export, stats) may
+	// hold it at once, while a writer (Load) waits for them all. Load on a
+	// read-only store fails.
+	ReadOnly bool
 	// ExtractorVersion is recorded on each caption graph written by Load
 	// and is part of its content hash.
 	ExtractorVersion string
@@ -118,7 +126,8 @@ func openBolt(dir string, o cgraph.Options, create bool) (hkv.KV, error) {
 	}
 	timeout, _ := o["timeout"].(time.Duration)
 	nosync, _ := o["nosync"].(bool)
-	db, err := bolt.Open(filepath.Join(dir, boltFile), 0o644, &bolt.Options{Timeout: timeout, NoSync: nosync, NoGrowSync: nosync})
+	readOnly, _ := o["readonly"].(bool)
+	db, err := bolt.Open(filepath.Join(dir, boltFile), 0o644, &bolt.Options{Timeout: timeout, NoSync: nosync, NoGrowSync: nosync, ReadOnly: readOnly})
 	if err != nil {
 		return nil, err
 	}
@@ -178,8 +187,8 @@ func Open(ctx context.Context, addr string, opts Options) (*Store, error) {
 		}
 	default:
 		s.bolt = new(boltHandle)
-		o := cgraph.Options{"no_bloom": true, "nosync": opts.NoSync, "timeout": opts.LockTimeout, "handle": s.bolt}
-		if _, statErr := os.Stat(filepath.Join(addr, boltFile)); errors.Is(statErr, fs.ErrNotExist) {
+		o := cgraph.Options{"no_bloom": true, "nosync": opts.NoSync, "timeout": opts.LockTimeout, "handle": s.bolt, "readonly": opts.ReadOnly}
+		if _, statErr := os.Stat(filepath.Join(addr, boltFile)); errors.Is(statErr, fs.ErrNotExist) && !opts.ReadOnly {
 			if err = cgraph.InitQuadStore(boltBackend, addr, o); errors.Is(err, cgraph.ErrDatabaseExists) {
 				err = nil
 			}
@@ -310,6 +319,9 @@ type LoadStats struct {
 // If a caption's id comes twice, the bulk load commits at the second, and
 // Load goes on through Cayley from there.
 func (s *Store) Load(ctx context.Context, xs iter.Seq2[extract.Extraction, error]) (LoadStats, error) {
+	if s.opts.ReadOnly {
+		return LoadStats{}, fmt.Errorf("graph: load %s: %w", s.addr, ErrReadOnly)
+	}
 	st, err := s.load(ctx, xs)
 	if serr := s.sync(); err == nil {
 		err = serr

@@ -459,3 +459,37 @@ func TestExportStopsWhenCancelled(t *testing.T) {
 		}
 	}
 }
+
+// TestReadOnlyShared: readers of one embedded store open it together and
+// read; a writer is kept out while they hold it, and Load on a reader
+// fails without writing.
+func TestReadOnlyShared(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "g")
+	s := open(t, dir)
+	load(t, s, sample())
+	want := export(t, s, graph.NQuads)
+	s.Close()
+	ctx := context.Background()
+	r1, err := graph.Open(ctx, dir, graph.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r1.Close()
+	r2, err := graph.Open(ctx, dir, graph.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatalf("a second reader: %v", err)
+	}
+	defer r2.Close()
+	if got := export(t, r2, graph.NQuads); got != want {
+		t.Error("a reader exports another graph than the writer did")
+	}
+	if _, err := graph.Open(ctx, dir, graph.Options{LockTimeout: 100 * time.Millisecond}); !errors.Is(err, graph.ErrStoreInUse) {
+		t.Errorf("a writer beside readers: %v, want ErrStoreInUse", err)
+	}
+	if _, err := r1.Load(ctx, seq(sample())); !errors.Is(err, graph.ErrReadOnly) {
+		t.Errorf("Load on a reader: %v, want ErrReadOnly", err)
+	}
+	if _, err := graph.Open(ctx, filepath.Join(t.TempDir(), "none"), graph.Options{ReadOnly: true}); err == nil {
+		t.Error("a reader of a missing store opened one")
+	}
+}

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/capgraph/capgraph/graph"
 )
 
 // writeFile writes content to name in dir and returns its path.
@@ -192,5 +194,28 @@ func TestInterruptedFirstBuild(t *testing.T) {
 	code := run(ctx, []string{"build", "-q=false", "--store", filepath.Join(dir, "g.db"), "-"}, pr, &stdout, &stderr)
 	if code != exitInterrupted || !strings.Contains(stderr.String(), "nothing was kept") || strings.Contains(stderr.String(), "built ") {
 		t.Errorf("exit %d, stderr %q: want %d and a message that nothing was kept", code, stderr.String(), exitInterrupted)
+	}
+}
+
+// TestReadersSideBySide: while one reader holds the store (as serve does),
+// export, stats and query run beside it, and a build is kept out with a
+// message that says why.
+func TestReadersSideBySide(t *testing.T) {
+	dir := t.TempDir()
+	store := filepath.Join(dir, "g.db")
+	in := writeFile(t, dir, "c.txt", "A man walks in Aleppo, Syria, May 3, 2014. REUTERS/Jane Doe\n")
+	cliCase{args: []string{"build", "-q", "--store", store, in}, lines: -1}.check(t)
+	reader, err := graph.Open(t.Context(), store, graph.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	for _, tt := range []cliCase{
+		{name: "export", args: []string{"export", "--store", store, "-f", "csv"}, stdout: "Aleppo", lines: -1},
+		{name: "stats", args: []string{"stats", "--store", store}, stdout: "captions   1", lines: -1},
+		{name: "query", args: []string{"query", "run", "photos-in-place", "-p", "place=Aleppo", "--store", store, "-o", "csv"}, lines: -1},
+		{name: "build", args: []string{"build", "-q", "--store", store, in}, code: exitError, stderr: "store in use", lines: -1},
+	} {
+		t.Run(tt.name, tt.check)
 	}
 }

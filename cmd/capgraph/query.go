@@ -264,7 +264,9 @@ func resolveVariants(q queries.Query, values map[string]string) (map[string][]st
 
 // openExisting opens the store for a command that only reads it: a path
 // that holds no store is an error, not a new empty store (a mistyped
-// --store would otherwise export or serve nothing and exit 0).
+// --store would otherwise export or serve nothing and exit 0), and the
+// store is opened read-only under a shared lock, so that serve, query,
+// export and stats run side by side, and on a read-only file system.
 func (a *app) openExisting(ctx context.Context) (*graph.Store, error) {
 	addr := a.cfg.Store
 	if !strings.Contains(addr, "://") {
@@ -272,7 +274,7 @@ func (a *app) openExisting(ctx context.Context) (*graph.Store, error) {
 			return nil, fmt.Errorf("store %s does not exist: build it first with 'capgraph build --store %s FILE'", addr, addr)
 		}
 	}
-	return graph.Open(ctx, addr, graph.Options{Logger: a.log})
+	return graph.Open(ctx, addr, graph.Options{Logger: a.log, ReadOnly: true})
 }
 
 // errEmptyStore reports a store with no captions in it.
