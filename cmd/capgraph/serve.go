@@ -47,8 +47,8 @@ page or from clients that are no browser (403), and refuses bodies sent as
 text or forms (415; send application/json). Bodies must arrive within 5
 seconds (408) and hold at most 64 KiB (413). At most 64 requests run at
 once, and at most 16 of the heavy ones (saved queries, entity views,
-export, Cayley's API); beyond that the server answers 503 with
-Retry-After. Each request has 15 seconds (504 after), an export 30
+export, Cayley's API), which wait up to half their time limit for a slot;
+beyond that the server answers 503 with Retry-After. Each request has 15 seconds (504 after), an export 30
 minutes, and a query at most 10,000 rows.`,
 		Example: `  $ capgraph serve --store graph.db
   $ capgraph serve --addr 127.0.0.1:9000

@@ -186,8 +186,8 @@ func TestSlowBodies(t *testing.T) {
 }
 
 // TestHeavySlots fills the heavy routes' slots with queries that run until
-// their time is up: another heavy request gets 503 after waiting, while
-// light routes answer at once.
+// their time is up: another heavy request gets 503 after waiting half its
+// time, while light routes answer at once.
 func TestHeavySlots(t *testing.T) {
 	srv := newFixtureServer(t, Options{MaxInFlight: 8, MaxHeavy: 2, Timeout: 4 * time.Second})
 	var wg sync.WaitGroup

@@ -178,8 +178,12 @@ func (s *Server) BuildIndex(ctx context.Context) error {
 // ServeHTTP implements [http.Handler].
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
-// heavyWait is how long a heavy request waits for a slot before 503.
-const heavyWait = 2 * time.Second
+// heavyWait is how long a heavy request waits for a slot before 503: half
+// its time limit, between one and ten seconds, so that a burst queues
+// rather than fails, and a request that waited still has time to run.
+func (s *Server) heavyWait() time.Duration {
+	return min(max(s.opts.Timeout/2, time.Second), 10*time.Second)
+}
 
 // limit turns away what [Server.guard] refuses, caps the requests in
 // flight (503 beyond, heavy routes sooner), bounds each request's time and
@@ -197,7 +201,7 @@ func (s *Server) limit(next http.Handler) http.Handler {
 		// it takes a shared one, so a burst of them queues instead of
 		// filling the slots the page and search need.
 		if heavyRoute(r) {
-			wait := time.NewTimer(heavyWait)
+			wait := time.NewTimer(s.heavyWait())
 			select {
 			case s.heavy <- struct{}{}:
 				wait.Stop()
