@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"iter"
 	"path/filepath"
@@ -52,6 +53,7 @@ var (
 	ErrTooLong     = fmt.Errorf("caption longer than %d bytes", MaxCaptionBytes)
 	ErrNoColumn    = errors.New("no such column in the CSV header")
 	ErrNotText     = errors.New("not text")
+	ErrRepeatedID  = errors.New("repeated id")
 )
 
 // A ParseError reports bad input at a line of a named file. Line is 1-based;
@@ -105,6 +107,11 @@ type Reader struct {
 	headerOK bool
 	sniffed  bool  // the head of the input was checked for binary data
 	fatal    error // an error after which nothing more can be read
+
+	// seen maps a hash of each id read to its line, to catch an id given
+	// twice: the second caption would silently replace the first.
+	seen map[uint64]int
+	seed maphash.Seed
 }
 
 // NewReader returns a Reader of r.
@@ -309,6 +316,9 @@ func (r *Reader) readJSONL() (Caption, error) {
 		if c.ID == "" {
 			c.ID = TextID(c.Text)
 		}
+		if err := r.checkRepeat(c.ID, r.line); err != nil {
+			return Caption{}, err
+		}
 		delete(rec, "id")
 		delete(rec, "text")
 		if len(rec) > 0 {
@@ -316,6 +326,21 @@ func (r *Reader) readJSONL() (Caption, error) {
 		}
 		return c, nil
 	}
+}
+
+// checkRepeat reports an id that an earlier record of this input has:
+// loading both would keep only the second. An id derived from the text
+// repeats when the text does.
+func (r *Reader) checkRepeat(id string, line int) error {
+	if r.seen == nil {
+		r.seen, r.seed = make(map[uint64]int), maphash.MakeSeed()
+	}
+	h := maphash.String(r.seed, id)
+	if first, ok := r.seen[h]; ok {
+		return r.errorf(line, "id", fmt.Errorf("%w: %q is the id of line %d too", ErrRepeatedID, id, first))
+	}
+	r.seen[h] = line
+	return nil
 }
 
 // jsonID accepts a string or a number as a caption id.
@@ -401,6 +426,9 @@ func (r *Reader) readCSV() (Caption, error) {
 	}
 	if c.ID == "" {
 		c.ID = TextID(c.Text)
+	}
+	if err := r.checkRepeat(c.ID, line); err != nil {
+		return Caption{}, err
 	}
 	for i, v := range rec {
 		if i == r.idCol || i == r.textCol || i >= len(r.header) {

@@ -214,3 +214,36 @@ func TestReaderCountsLostRows(t *testing.T) {
 		}
 	}
 }
+
+// TestReaderRepeatedID: an id given twice in one input is an error at the
+// second record naming the first, for JSON Lines and CSV, and for ids
+// derived from a repeated text; the other records are read.
+func TestReaderRepeatedID(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     string
+	}{
+		{"c.jsonl", `{"id":"a","text":"One"}` + "\n" + `{"id":"b","text":"Two"}` + "\n" + `{"id":"a","text":"Three"}` + "\n", `c.jsonl:3: field "id": repeated id: "a" is the id of line 1 too`},
+		{"d.jsonl", `{"text":"Same"}` + "\n" + `{"text":"Same"}` + "\n", `d.jsonl:2: field "id": repeated id`},
+		{"e.csv", "id,text\nx,One\ny,Two\nx,Three\n", `e.csv:4: field "id": repeated id: "x" is the id of line 2 too`},
+	}
+	for _, tt := range tests {
+		var ids, errs []string
+		for c, err := range extract.NewReader(strings.NewReader(tt.in), extract.ReaderOptions{Name: tt.name}).All() {
+			if err != nil {
+				if !errors.Is(err, extract.ErrRepeatedID) {
+					t.Errorf("%s: %v, want ErrRepeatedID", tt.name, err)
+				}
+				errs = append(errs, err.Error())
+				continue
+			}
+			ids = append(ids, c.ID)
+		}
+		if len(errs) != 1 || !strings.HasPrefix(errs[0], tt.want) {
+			t.Errorf("%s: errors %q, want one starting %q", tt.name, errs, tt.want)
+		}
+		if len(ids) != strings.Count(tt.in, "\n")-1-strings.Count(tt.name, ".csv") {
+			t.Errorf("%s: read %q", tt.name, ids)
+		}
+	}
+}
