@@ -16,6 +16,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io/fs"
 	"iter"
 	"log/slog"
@@ -123,6 +124,8 @@ func openBolt(dir string, o cgraph.Options, create bool) (hkv.KV, error) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, err
 		}
+	} else if err := checkBoltFile(filepath.Join(dir, boltFile)); err != nil {
+		return nil, err
 	}
 	timeout, _ := o["timeout"].(time.Duration)
 	nosync, _ := o["nosync"].(bool)
@@ -140,6 +143,70 @@ func openBolt(dir string, o cgraph.Options, create bool) (hkv.KV, error) {
 		h.kv = kv
 	}
 	return kv, nil
+}
+
+// ErrDamaged reports a store file that is not a whole bbolt database.
+var ErrDamaged = errors.New("store is damaged or not a capgraph store")
+
+// checkBoltFile reads the two meta pages of a bbolt file before bbolt
+// maps it: a file cut short (a full disk, a copy that stopped) would make
+// bbolt read past the end of its map and kill the process with a fault
+// that no recover catches. It wants a meta page whose checksum holds and
+// a file as long as the pages that meta says exist.
+func checkBoltFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	m0 := readBoltMeta(f, 0)
+	off := int64(os.Getpagesize()) // where bbolt looks when the first meta is bad
+	if m0.ok {
+		off = int64(m0.pageSize)
+	}
+	m := readBoltMeta(f, off)
+	if !m.ok || m0.ok && m0.txid > m.txid {
+		m = m0
+	}
+	if !m.ok {
+		return fmt.Errorf("%w: %s has no valid bbolt meta page", ErrDamaged, path)
+	}
+	if need := m.pages * m.pageSize; uint64(st.Size()) < need {
+		return fmt.Errorf("%w: %s ends at byte %d, but its pages reach byte %d (the file was cut short)", ErrDamaged, path, st.Size(), need)
+	}
+	return nil
+}
+
+// A boltMeta is what checkBoltFile reads of a bbolt meta page.
+type boltMeta struct {
+	ok                    bool // magic and checksum hold
+	pageSize, pages, txid uint64
+}
+
+// readBoltMeta reads the meta page at off: after a 16-byte page header,
+// magic, version, page size and flags (4 bytes each), the root bucket
+// (16), the freelist page (8), the high-water page id (8), the txid (8)
+// and an FNV-64a checksum of all that.
+func readBoltMeta(f *os.File, off int64) boltMeta {
+	var buf [16 + 64]byte
+	if _, err := f.ReadAt(buf[:], off); err != nil {
+		return boltMeta{}
+	}
+	m := buf[16:]
+	if binary.LittleEndian.Uint32(m[0:]) != 0xED0CDAED {
+		return boltMeta{}
+	}
+	h := fnv.New64a()
+	h.Write(m[:56])
+	if h.Sum64() != binary.LittleEndian.Uint64(m[56:]) {
+		return boltMeta{}
+	}
+	return boltMeta{ok: true, pageSize: uint64(binary.LittleEndian.Uint32(m[8:])),
+		pages: binary.LittleEndian.Uint64(m[40:]), txid: binary.LittleEndian.Uint64(m[48:])}
 }
 
 // A boltHandle receives the key-value layer that Cayley opens for a Store.

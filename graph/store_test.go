@@ -493,3 +493,32 @@ func TestReadOnlyShared(t *testing.T) {
 		t.Error("a reader of a missing store opened one")
 	}
 }
+
+// TestDamagedStore: a store file cut short, or one that is not bbolt at
+// all, is refused with ErrDamaged when it is opened, instead of killing
+// the process with a fault when bbolt reads past the file's end.
+func TestDamagedStore(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "g")
+	s := open(t, dir)
+	load(t, s, sample())
+	s.Close()
+	file := filepath.Join(dir, "indexes.bolt")
+	st, err := os.Stat(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(t.TempDir(), "cut")
+	os.MkdirAll(cut, 0o755)
+	b, _ := os.ReadFile(file)
+	os.WriteFile(filepath.Join(cut, "indexes.bolt"), b[:st.Size()/2], 0o644)
+	foreign := filepath.Join(t.TempDir(), "foreign")
+	os.MkdirAll(foreign, 0o755)
+	os.WriteFile(filepath.Join(foreign, "indexes.bolt"), bytes.Repeat([]byte("not a database\n"), 1000), 0o644)
+	for _, d := range []string{cut, foreign} {
+		for _, ro := range []bool{false, true} {
+			if _, err := graph.Open(context.Background(), d, graph.Options{ReadOnly: ro}); !errors.Is(err, graph.ErrDamaged) {
+				t.Errorf("open %s (read-only %v): %v, want ErrDamaged", filepath.Base(d), ro, err)
+			}
+		}
+	}
+}
