@@ -49,7 +49,8 @@ seconds (408) and hold at most 64 KiB (413). At most 64 requests run at
 once, and at most 16 of the heavy ones (saved queries, entity views,
 export, Cayley's API), which wait up to half their time limit for a slot;
 beyond that the server answers 503 with Retry-After. Each request has 15 seconds (504 after), an export 30
-minutes, and a query at most 10,000 rows.`,
+minutes, and a query at most 10,000 rows; a Cayley query that grows the
+server's heap by more than 1 GiB is stopped (503).`,
 		Example: `  $ capgraph serve --store graph.db
   $ capgraph serve --addr 127.0.0.1:9000
   $ curl -s 'localhost:8080/api/search?q=Haresta' | jq '.hits[0].iri'`,

@@ -205,3 +205,22 @@ func TestHeavySlots(t *testing.T) {
 		t.Errorf("third heavy request: %d %s, want 503 with Retry-After", rec.Code, rec.Body)
 	}
 }
+
+// TestCayleyHeapCeiling runs a Gizmo program that only grows an array: it
+// is stopped with 503 when it has grown the heap past the ceiling, long
+// before its time is up, while an ordinary query under the same ceiling
+// answers.
+func TestCayleyHeapCeiling(t *testing.T) {
+	srv := newFixtureServer(t, Options{Timeout: 30 * time.Second, MaxQueryHeap: 64 << 20})
+	if rec := request(srv, "POST", "/cayley/api/v2/query?lang=gizmo", "g.V().All()", nil); rec.Code != http.StatusOK {
+		t.Fatalf("ordinary query under the ceiling: %d %.200s", rec.Code, rec.Body)
+	}
+	start := time.Now()
+	rec := request(srv, "POST", "/cayley/api/v2/query?lang=gizmo", "var a = []; for (;;) { a.push('xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' + a.length) }", nil)
+	if rec.Code != http.StatusServiceUnavailable || !strings.Contains(rec.Body.String(), "heap") {
+		t.Errorf("growing query: %d %s, want 503 naming the heap", rec.Code, rec.Body)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("growing query stopped after %v", d)
+	}
+}

@@ -65,8 +65,11 @@ type Options struct {
 	// name in their Host header; others get 421.
 	Hosts []string
 	// Cayley mounts Cayley's v2 query API under /cayley/api/v2/. It runs
-	// any Gizmo program, within Timeout and ResultLimit.
+	// any Gizmo program, within Timeout, ResultLimit and MaxQueryHeap.
 	Cayley bool
+	// MaxQueryHeap stops a Cayley query (503) when the server's heap grows
+	// by more than this while the query runs; 0 means 1 GiB.
+	MaxQueryHeap uint64
 	// Timeout bounds each request's work; 0 means 15 seconds.
 	Timeout time.Duration
 	// ExportTimeout bounds an export download; 0 means 30 minutes.
@@ -104,6 +107,9 @@ func New(s *graph.Store, opts Options) (*Server, error) {
 	}
 	if opts.MaxHeavy <= 0 || opts.MaxHeavy > opts.MaxInFlight {
 		opts.MaxHeavy = max(1, opts.MaxInFlight/4)
+	}
+	if opts.MaxQueryHeap == 0 {
+		opts.MaxQueryHeap = 1 << 30
 	}
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = 64 << 10
