@@ -328,7 +328,7 @@ for n in "${sizes[@]}"; do
 			: >"$tmp/q.ms"
 			t0=$(now_ms)
 			rc=0
-			timeout -s KILL "$query_timeout" "$cg" query run "$q" "${args[@]}" --store "$store" -o json >"$tmp/q.json" 2>"$tmp/q.err" || rc=$?
+			timeout -s KILL "$query_timeout" "$cg" query run "$q" "${args[@]}" --store "$store" -f json >"$tmp/q.json" 2>"$tmp/q.err" || rc=$?
 			first=$(($(now_ms) - t0))
 			if ((rc != 0)); then
 				if ((rc == 137)); then
@@ -356,7 +356,7 @@ for n in "${sizes[@]}"; do
 				spent=0
 				while ((runs < query_runs && (runs == 0 || spent <= query_budget * 1000))); do
 					t0=$(now_ms)
-					timeout -s KILL "$query_timeout" "$cg" query run "$q" "${args[@]}" --store "$store" -o json >/dev/null 2>"$tmp/q.err" || true
+					timeout -s KILL "$query_timeout" "$cg" query run "$q" "${args[@]}" --store "$store" -f json >/dev/null 2>"$tmp/q.err" || true
 					t=$(($(now_ms) - t0))
 					echo "$t" >>"$tmp/q.ms"
 					spent=$((spent + t))
@@ -367,7 +367,7 @@ for n in "${sizes[@]}"; do
 			: >"$tmp/s.ms"
 			for ((i = 0; i < startup_runs; i++)); do
 				t0=$(now_ms)
-				timeout -s KILL "$query_timeout" "$cg" query run "$q" "${args[@]}" --store "$tiny" -o json >/dev/null 2>"$tmp/q.err" || true
+				timeout -s KILL "$query_timeout" "$cg" query run "$q" "${args[@]}" --store "$tiny" -f json >/dev/null 2>"$tmp/q.err" || true
 				echo $(($(now_ms) - t0)) >>"$tmp/s.ms"
 			done
 			p50=$(pctl 50 "$tmp/q.ms")

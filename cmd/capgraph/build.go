@@ -22,12 +22,6 @@ type buildOptions struct {
 	inputOptions
 }
 
-// addStoreFlags adds the settings that name and tune the graph store; the
-// root command's config.Load reads them.
-func addStoreFlags(cmd *cobra.Command) {
-	cmd.Flags().String("store", "capgraph.db", "graph store: a bbolt `dir`ectory or a postgres:// URL (env CAPGRAPH_STORE)")
-}
-
 func newBuildCmd(a *app, runF func(context.Context, *buildOptions) error) *cobra.Command {
 	opts := &buildOptions{}
 	cmd := &cobra.Command{
@@ -62,7 +56,6 @@ interrupted first build leaves the store empty.`,
 		},
 	}
 	opts.addFlags(cmd)
-	addStoreFlags(cmd)
 	addWorkersFlag(cmd)
 	cmd.Flags().Bool("no-sync", false, "skip fsync per transaction and sync once at the end: faster on large stores, but a machine crash mid-build may corrupt the store (setting no_sync)")
 	cmd.Flags().String("memory-limit", "512MiB", "soft `limit` on the heap while building (e.g. 1GiB; 0 for none): below it garbage is collected less often (setting memory_limit)")

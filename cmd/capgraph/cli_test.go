@@ -54,7 +54,7 @@ func TestExtractCLI(t *testing.T) {
 		{"unknown flag", []string{"extract", "--nope"}, "", exitUsage, "", "unknown flag: --nope", 0},
 		{"unknown command", []string{"frobnicate"}, "", exitUsage, "", `unknown command "frobnicate"`, 0},
 		{"eval needs gold", []string{"eval"}, "", exitUsage, "", "--gold is required", 0},
-		{"eval bad output", []string{"eval", "--gold", good, "-o", "xml"}, "", exitUsage, "", `--output: "xml"`, 0},
+		{"eval bad format", []string{"eval", "--gold", good, "-f", "xml"}, "", exitUsage, "", `--format: "xml"`, 0},
 		{"bad config value", []string{"extract", "--log-level", "loud"}, "", exitUsage, "", "log_level", 0},
 	}
 	for _, tt := range tests {
@@ -213,9 +213,36 @@ func TestReadersSideBySide(t *testing.T) {
 	for _, tt := range []cliCase{
 		{name: "export", args: []string{"export", "--store", store, "-f", "csv"}, stdout: "Aleppo", lines: -1},
 		{name: "stats", args: []string{"stats", "--store", store}, stdout: "captions   1", lines: -1},
-		{name: "query", args: []string{"query", "run", "photos-in-place", "-p", "place=Aleppo", "--store", store, "-o", "csv"}, lines: -1},
+		{name: "query", args: []string{"query", "run", "photos-in-place", "-p", "place=Aleppo", "--store", store, "-f", "csv"}, lines: -1},
 		{name: "build", args: []string{"build", "-q", "--store", store, in}, code: exitError, stderr: "store in use", lines: -1},
 	} {
 		t.Run(tt.name, tt.check)
+	}
+}
+
+// TestOneFlagConvention: every command takes -o/--output as a file and
+// -f/--format as a format, and --store wherever it is given.
+func TestOneFlagConvention(t *testing.T) {
+	dir := t.TempDir()
+	store := filepath.Join(dir, "g.db")
+	in := writeFile(t, dir, "c.txt", "A man walks in Aleppo, Syria, May 3, 2014. REUTERS/Jane Doe\n")
+	gold := writeFile(t, dir, "g.jsonl", `{"id":"a","text":"A man walks in Aleppo, Syria.","entities":[{"text":"Aleppo","type":"PLACE"}],"relations":[]}`+"\n")
+	cliCase{args: []string{"build", "-q", "--store", store, in}, lines: -1}.check(t)
+	for _, tt := range []struct {
+		args []string
+		file string
+		want string
+	}{
+		{[]string{"extract", "--store", store, "-o", filepath.Join(dir, "x.jsonl"), in}, "x.jsonl", `"Aleppo"`},
+		{[]string{"eval", "--gold", gold, "-f", "json", "-o", filepath.Join(dir, "e.json")}, "e.json", `"entities"`},
+		{[]string{"query", "run", "photos-in-place", "-p", "place=Aleppo", "--store", store, "-f", "csv", "-o", filepath.Join(dir, "q.csv")}, "q.csv", "Aleppo"},
+		{[]string{"export", "--store", store, "-f", "csv", "-o", filepath.Join(dir, "ex.csv")}, "ex.csv", "Aleppo"},
+	} {
+		t.Run(tt.args[0], func(t *testing.T) {
+			cliCase{args: tt.args, lines: 0}.check(t)
+			if b, err := os.ReadFile(filepath.Join(dir, tt.file)); err != nil || !strings.Contains(string(b), tt.want) {
+				t.Errorf("%s: %q (%v), want it to hold %q", tt.file, b, err, tt.want)
+			}
+		})
 	}
 }

@@ -15,7 +15,8 @@ import (
 type evalOptions struct {
 	Gold   string
 	Pred   string
-	Output string
+	Format string // table or json
+	Output string // a file, "" for stdout
 	Diff   bool
 }
 
@@ -43,10 +44,10 @@ relations on (rel, subj, obj), the subject of member_of ignored.`,
 			if opts.Gold == "" {
 				return &usageError{fmt.Errorf("--gold is required")}
 			}
-			switch opts.Output {
+			switch opts.Format {
 			case "table", "json":
 			default:
-				return &usageError{fmt.Errorf("--output: %q is not one of table, json", opts.Output)}
+				return &usageError{fmt.Errorf("--format: %q is not one of table, json", opts.Format)}
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -55,7 +56,8 @@ relations on (rel, subj, obj), the subject of member_of ignored.`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.Gold, "gold", "", "gold annotations, JSON Lines `file`")
-	cmd.Flags().StringVarP(&opts.Output, "output", "o", "table", "output `format`: table or json")
+	cmd.Flags().StringVarP(&opts.Format, "format", "f", "table", "output `format`: table or json")
+	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write to `file` instead of stdout")
 	cmd.Flags().BoolVar(&opts.Diff, "diff", false, "also list, per caption, what was missed and what was spurious")
 	addWorkersFlag(cmd)
 	return cmd
@@ -70,7 +72,16 @@ func readDocs(name string) ([]eval.Doc, error) {
 	return eval.ReadDocs(f, name)
 }
 
-func (a *app) runEval(ctx context.Context, opts *evalOptions) error {
+func (a *app) runEval(ctx context.Context, opts *evalOptions) (err error) {
+	w, finish, err := a.createOutput(opts.Output)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if ferr := finish(err == nil); err == nil {
+			err = ferr
+		}
+	}()
 	gold, err := readDocs(opts.Gold)
 	if err != nil {
 		return err
@@ -101,7 +112,7 @@ func (a *app) runEval(ctx context.Context, opts *evalOptions) error {
 		}
 	}
 	report := eval.Score(gold, pred)
-	if opts.Output == "json" {
+	if opts.Format == "json" {
 		out := struct {
 			eval.Report
 			Diff []eval.Mismatch `json:"diff,omitempty"`
@@ -109,16 +120,16 @@ func (a *app) runEval(ctx context.Context, opts *evalOptions) error {
 		if opts.Diff {
 			out.Diff = eval.Diff(gold, pred)
 		}
-		enc := json.NewEncoder(a.stdout)
+		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	}
-	if err := report.WriteTable(a.stdout); err != nil {
+	if err := report.WriteTable(w); err != nil {
 		return err
 	}
 	if opts.Diff {
-		fmt.Fprintln(a.stdout)
-		return eval.WriteDiff(a.stdout, eval.Diff(gold, pred))
+		fmt.Fprintln(w)
+		return eval.WriteDiff(w, eval.Diff(gold, pred))
 	}
 	return nil
 }

@@ -49,7 +49,6 @@ descriptions appear once.`,
 			return a.runExport(cmd.Context(), opts)
 		},
 	}
-	addStoreFlags(cmd)
 	cmd.Flags().StringVarP(&opts.Format, "format", "f", "nq", "output `format`: nq, nt, ttl, jsonld or csv")
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write to `file` instead of stdout")
 	return cmd

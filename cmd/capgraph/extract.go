@@ -101,6 +101,7 @@ func (a *app) skipBad(seq iter.Seq2[extract.Caption, error], keepGoing bool, ski
 type extractOptions struct {
 	inputOptions
 	Pretty bool
+	Output string // a file, "" for stdout
 }
 
 func newExtractCmd(a *app, runF func(context.Context, *extractOptions) error) *cobra.Command {
@@ -133,16 +134,27 @@ stdin as plain text.`,
 	opts.addFlags(cmd)
 	addWorkersFlag(cmd)
 	cmd.Flags().BoolVar(&opts.Pretty, "pretty", false, "indent the JSON output (one caption is then several lines)")
+	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write to `file` instead of stdout")
 	return cmd
 }
 
-func (a *app) runExtract(ctx context.Context, opts *extractOptions) error {
+func (a *app) runExtract(ctx context.Context, opts *extractOptions) (err error) {
 	x, err := extract.New()
 	if err != nil {
 		return err
 	}
+	dst, finish, err := a.createOutput(opts.Output)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		_, partial := errors.AsType[*partialError](err)
+		if ferr := finish(err == nil || partial); err == nil {
+			err = ferr
+		}
+	}()
 	workers := a.cfg.EffectiveWorkers()
-	out := bufio.NewWriterSize(a.stdout, 256<<10)
+	out := bufio.NewWriterSize(dst, 256<<10)
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
 	if opts.Pretty {

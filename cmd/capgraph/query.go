@@ -29,7 +29,8 @@ type queryOptions struct {
 	Name    string   // run, show
 	File    string   // exec: "" or "-" means stdin
 	Params  []string // run: key=value
-	Output  string
+	Format  string   // table, json, jsonl, csv or md
+	Output  string   // a file, "" for stdout
 	Limit   int
 	Timeout time.Duration
 }
@@ -44,8 +45,8 @@ var queryOutputs = []string{"table", "json", "jsonl", "csv", "md"}
 func newQueryCmd(a *app, runF func(context.Context, *queryOptions) error) *cobra.Command {
 	opts := &queryOptions{}
 	do := func(cmd *cobra.Command) error {
-		if !slices.Contains(queryOutputs, opts.Output) {
-			return &usageError{fmt.Errorf("--output: %q is not one of %s", opts.Output, strings.Join(queryOutputs, ", "))}
+		if !slices.Contains(queryOutputs, opts.Format) {
+			return &usageError{fmt.Errorf("--format: %q is not one of %s", opts.Format, strings.Join(queryOutputs, ", "))}
 		}
 		if runF != nil {
 			return runF(cmd.Context(), opts)
@@ -65,7 +66,7 @@ Parameters are passed as -p name=value and reach the query as data (a
 frozen params object decoded by JSON.parse), never as program text.`,
 		Example: `  $ capgraph query list
   $ capgraph query run photos-in-place -p place=Idlib
-  $ capgraph query run photos-between -p from=2018-01-01 -p to=2018-03-31 -o csv
+  $ capgraph query run photos-between -p from=2018-01-01 -p to=2018-03-31 -f csv -o q1.csv
   $ capgraph query show entity
   $ echo 'g.V("Idlib").In("<https://schema.org/name>").All()' | capgraph query exec`,
 		Args: cobra.NoArgs,
@@ -79,7 +80,7 @@ frozen params object decoded by JSON.parse), never as program text.`,
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Action = "list"
-			opts.Output = "table"
+			opts.Format = "table"
 			return do(c)
 		},
 	}
@@ -89,7 +90,7 @@ frozen params object decoded by JSON.parse), never as program text.`,
 		Short: "Print a saved query's documentation and text",
 		Args:  exactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			opts.Action, opts.Name, opts.Output = "show", args[0], "table"
+			opts.Action, opts.Name, opts.Format = "show", args[0], "table"
 			if sparql {
 				opts.Action = "show-sparql"
 			}
@@ -101,7 +102,7 @@ frozen params object decoded by JSON.parse), never as program text.`,
 		Use:   "run [flags] <name>",
 		Short: "Run a saved query",
 		Example: `  $ capgraph query run groups-in-place -p place=Idlib
-  $ capgraph query run entity -p name=Haresta -o json`,
+  $ capgraph query run entity -p name=Haresta -f json`,
 		Args: exactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Action, opts.Name = "run", args[0]
@@ -122,8 +123,8 @@ frozen params object decoded by JSON.parse), never as program text.`,
 		},
 	}
 	for _, c := range []*cobra.Command{run, exec} {
-		addStoreFlags(c)
-		c.Flags().StringVarP(&opts.Output, "output", "o", "table", "output `format`: table, json, jsonl, csv or md")
+		c.Flags().StringVarP(&opts.Format, "format", "f", "table", "output `format`: table, json, jsonl, csv or md")
+		c.Flags().StringVarP(&opts.Output, "output", "o", "", "write to `file` instead of stdout")
 		c.Flags().IntVar(&opts.Limit, "limit", 0, "stop after `n` rows (default: no limit for json, jsonl and csv, 10000 for table and md)")
 		c.Flags().DurationVar(&opts.Timeout, "timeout", time.Minute, "stop a query that runs longer than `duration` (0: never)")
 	}
@@ -149,13 +150,24 @@ func maxArgs(n int) cobra.PositionalArgs {
 	}
 }
 
-func (a *app) runQuery(ctx context.Context, opts *queryOptions) error {
+func (a *app) runQuery(ctx context.Context, opts *queryOptions) (err error) {
 	qs, err := queries.Load(a.cfg.QueriesDir)
 	if err != nil {
 		return err
 	}
-	out := bufio.NewWriter(a.stdout)
-	defer out.Flush()
+	dst, finish, err := a.createOutput(opts.Output)
+	if err != nil {
+		return err
+	}
+	out := bufio.NewWriter(dst)
+	defer func() {
+		if ferr := out.Flush(); err == nil {
+			err = ferr
+		}
+		if ferr := finish(err == nil); err == nil {
+			err = ferr
+		}
+	}()
 	if opts.Action == "list" {
 		return listQueries(out, qs)
 	}
@@ -312,10 +324,10 @@ func (a *app) execGizmo(ctx context.Context, out io.Writer, prog string, cols []
 		defer cancel()
 	}
 	limit, capped := opts.Limit, false
-	if limit == 0 && (opts.Output == "table" || opts.Output == "md") {
+	if limit == 0 && (opts.Format == "table" || opts.Format == "md") {
 		limit, capped = tableRowCap+1, true // one more, to know whether the cap cut the rows
 	}
-	w := newRowWriter(out, opts.Output, cols)
+	w := newRowWriter(out, opts.Format, cols)
 	for r, err := range s.Query(ctx, "gizmo", prog, limit) {
 		if err != nil {
 			if errors.Is(err, context.DeadlineExceeded) || ctx.Err() == context.DeadlineExceeded {
@@ -324,7 +336,7 @@ func (a *app) execGizmo(ctx context.Context, out io.Writer, prog string, cols []
 			return err
 		}
 		if capped && w.n == tableRowCap {
-			fmt.Fprintf(a.stderr, "capgraph: showing the first %d rows; use --limit N, or -o csv or jsonl for all of them\n", tableRowCap)
+			fmt.Fprintf(a.stderr, "capgraph: showing the first %d rows; use --limit N, or -f csv or jsonl for all of them\n", tableRowCap)
 			break
 		}
 		m, ok := r.(map[string]any)

@@ -32,13 +32,13 @@ func TestQueryCLI(t *testing.T) {
 		{"show", []string{"query", "show", "provenance"}, "", exitOK, "param: relation string required", "", -1},
 		{"show sparql", []string{"query", "show", "--sparql", "people"}, "", exitOK, "SELECT ?person", "", -1},
 		{"run table", []string{"query", "run", "photos-in-place", "-p", "place=Idlib", "--store", store}, "", exitOK, "Maarat al-Numan", "", -1},
-		{"run transliterated", []string{"query", "run", "photos-in-place", "-p", "place=Haresta", "--store", store, "-o", "csv"}, "", exitOK, "2017-11-02,fx-08,https://capgraph.org/id/photo/fx-08,https://capgraph.org/id/place/geonames/169897,Harasta", "", -1},
-		{"run json empty", []string{"query", "run", "people", "--store", store, "-o", "json", "--queries-dir", mine}, "", exitOK, "", "", -1},
-		{"user overrides builtin", []string{"query", "run", "agencies", "--store", store, "-o", "jsonl", "--queries-dir", mine}, "", exitOK, `{"n":1}`, "", -1},
-		{"run md", []string{"query", "run", "agencies", "--store", store, "-o", "md"}, "", exitOK, "| https://capgraph.org/id/agency/reuters | Reuters | 9 | 4 |", "", -1},
-		{"hostile value is data", []string{"query", "run", "entity", "-p", `name="); g.Emit({entity:"pwned"}); ("`, "--store", store, "-o", "json"}, "", exitOK, "[]", "", -1},
-		{"exec stdin", []string{"query", "exec", "--store", store, "-o", "jsonl"}, `g.V("Saraqeb").In("<https://schema.org/name>").All()`, exitOK, "geonames/164816", "", -1},
-		{"exec file", []string{"query", "exec", adhoc, "--store", store, "-o", "csv"}, "", exitOK, "geonames/164816", "", -1},
+		{"run transliterated", []string{"query", "run", "photos-in-place", "-p", "place=Haresta", "--store", store, "-f", "csv"}, "", exitOK, "2017-11-02,fx-08,https://capgraph.org/id/photo/fx-08,https://capgraph.org/id/place/geonames/169897,Harasta", "", -1},
+		{"run json empty", []string{"query", "run", "people", "--store", store, "-f", "json", "--queries-dir", mine}, "", exitOK, "", "", -1},
+		{"user overrides builtin", []string{"query", "run", "agencies", "--store", store, "-f", "jsonl", "--queries-dir", mine}, "", exitOK, `{"n":1}`, "", -1},
+		{"run md", []string{"query", "run", "agencies", "--store", store, "-f", "md"}, "", exitOK, "| https://capgraph.org/id/agency/reuters | Reuters | 9 | 4 |", "", -1},
+		{"hostile value is data", []string{"query", "run", "entity", "-p", `name="); g.Emit({entity:"pwned"}); ("`, "--store", store, "-f", "json"}, "", exitOK, "[]", "", -1},
+		{"exec stdin", []string{"query", "exec", "--store", store, "-f", "jsonl"}, `g.V("Saraqeb").In("<https://schema.org/name>").All()`, exitOK, "geonames/164816", "", -1},
+		{"exec file", []string{"query", "exec", adhoc, "--store", store, "-f", "csv"}, "", exitOK, "geonames/164816", "", -1},
 		{"exec empty", []string{"query", "exec", "--store", store}, "  \n", exitUsage, "", "the query is empty", -1},
 		{"unknown query", []string{"query", "run", "nope", "--store", store}, "", exitUsage, "", `unknown query "nope"`, -1},
 		{"missing param", []string{"query", "run", "photos-in-place", "--store", store}, "", exitUsage, "", "parameter place: required parameter missing", -1},
@@ -46,7 +46,7 @@ func TestQueryCLI(t *testing.T) {
 		{"bad date", []string{"query", "run", "photos-between", "-p", "from=2018-02-30", "-p", "to=2018-03-01", "--store", store}, "", exitUsage, "", `"2018-02-30" is not a date`, -1},
 		{"bad int", []string{"query", "run", "co-occurrence", "-p", "limit=many", "--store", store}, "", exitUsage, "", `"many" is not an integer`, -1},
 		{"bad -p", []string{"query", "run", "people", "-p", "novalue", "--store", store}, "", exitUsage, "", "want name=value", -1},
-		{"bad output", []string{"query", "run", "people", "-o", "xml", "--store", store}, "", exitUsage, "", `--output: "xml"`, -1},
+		{"bad format", []string{"query", "run", "people", "-f", "xml", "--store", store}, "", exitUsage, "", `--format: "xml"`, -1},
 		{"empty store", []string{"query", "run", "people", "--store", empty}, "", exitError, "", "is empty", -1},
 		{"missing store", []string{"query", "run", "people", "--store", filepath.Join(dir, "nope")}, "", exitError, "", "does not exist", -1},
 		{"range too wide", []string{"query", "run", "photos-between", "-p", "from=1900-01-01", "-p", "to=2020-01-01", "--store", store}, "", exitError, "", "more than 3660 days", -1},
@@ -100,6 +100,6 @@ func TestQueryTableCap(t *testing.T) {
 	in := writeFile(t, dir, "c.txt", "A man walks in Aleppo, Syria, May 3, 2014.\nA boy runs in Homs, Syria, May 4, 2014.\n")
 	cliCase{args: []string{"build", "-q", "--store", store, in}, lines: -1}.check(t)
 	photos := `g.V("<https://schema.org/Photograph>").In("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>").All()`
-	cliCase{args: []string{"query", "exec", "--store", store, "-o", "table"}, stdin: photos, stderr: "showing the first 1 rows", lines: -1}.check(t)
-	cliCase{args: []string{"query", "exec", "--store", store, "-o", "csv"}, stdin: photos, lines: 3}.check(t)
+	cliCase{args: []string{"query", "exec", "--store", store, "-f", "table"}, stdin: photos, stderr: "showing the first 1 rows", lines: -1}.check(t)
+	cliCase{args: []string{"query", "exec", "--store", store, "-f", "csv"}, stdin: photos, lines: 3}.check(t)
 }

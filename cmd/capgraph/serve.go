@@ -70,7 +70,6 @@ server's heap by more than 1 GiB is stopped (503).`,
 			return a.runServe(cmd.Context(), opts)
 		},
 	}
-	addStoreFlags(cmd)
 	cmd.Flags().StringVar(&opts.Addr, "addr", "127.0.0.1:8080", "listen on `host:port`")
 	cmd.Flags().StringSliceVar(&opts.Hosts, "allow-host", nil, "also answer requests for `name` (repeatable; loopback names and the --addr host always)")
 	cmd.Flags().BoolVar(&opts.Cayley, "cayley", false, "serve Cayley's v2 query API under /cayley/ (runs any Gizmo program)")

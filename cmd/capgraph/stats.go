@@ -31,7 +31,6 @@ by relation (summed over captions).`,
 			return a.runStats(cmd.Context(), opts)
 		},
 	}
-	addStoreFlags(cmd)
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON instead of a table")
 	return cmd
 }
