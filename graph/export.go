@@ -53,7 +53,8 @@ func ParseFormat(s string) (Format, error) {
 // its own order; Turtle, JSON-LD and CSV go one caption graph at a time,
 // its quads sorted. The flattened formats repeat a triple that several
 // captions state.
-func (s *Store) Export(ctx context.Context, w io.Writer, format Format) (int, error) {
+func (s *Store) Export(ctx context.Context, w io.Writer, format Format) (_ int, err error) {
+	defer contain(&err)
 	bw := bufio.NewWriterSize(w, 256<<10)
 	var enc encoder
 	switch format {
@@ -82,7 +83,7 @@ func (s *Store) Export(ctx context.Context, w io.Writer, format Format) (int, er
 		return n, nil
 	}
 	n := 0
-	err := enc.begin()
+	err = enc.begin()
 	for g, err2 := range s.graphs(ctx, format == CSV) {
 		if err != nil {
 			break

@@ -52,10 +52,10 @@ func expand(prefixed string) quad.IRI {
 // subject and by object, not by predicate: entities are counted from the
 // object index of their class, and the facts of every predicate in one
 // pass over the quads.
-func (s *Store) Stats(ctx context.Context) (Stats, error) {
+func (s *Store) Stats(ctx context.Context) (_ Stats, err error) {
+	defer contain(&err)
 	st := Stats{Entities: make(map[string]int), Relations: make(map[string]int)}
 	fail := func(err error) (Stats, error) { return st, fmt.Errorf("graph: stats %s: %w", s.addr, err) }
-	var err error
 	for _, c := range EntityClasses {
 		if st.Entities[c], err = s.countTyped(ctx, classIRI[c]); err != nil {
 			return fail(err)

@@ -246,3 +246,28 @@ func TestOneFlagConvention(t *testing.T) {
 		})
 	}
 }
+
+// TestCheck: check says a built store is sound, and lists what is wrong
+// with one whose pages were overwritten, exiting 1; a store cut short is
+// refused with a sentence, not a trace.
+func TestCheck(t *testing.T) {
+	dir := t.TempDir()
+	store := filepath.Join(dir, "g.db")
+	in := writeFile(t, dir, "c.txt", "A man walks in Aleppo, Syria, May 3, 2014. REUTERS/Jane Doe\nA boy runs in Homs, Syria, May 4, 2014.\n")
+	cliCase{args: []string{"build", "-q", "--store", store, in}, lines: -1}.check(t)
+	cliCase{args: []string{"check", "--store", store}, stdout: "is sound: 2 captions", lines: 1}.check(t)
+	file := filepath.Join(store, "indexes.bolt")
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 2 * 4096; i < len(b) && i < 6*4096; i++ {
+		b[i] = 0xA5
+	}
+	os.WriteFile(file, b, 0o644)
+	cliCase{args: []string{"check", "--store", store}, code: exitError, stdout: "is damaged", lines: -1}.check(t)
+	os.WriteFile(file, b[:len(b)/2], 0o644)
+	for _, args := range [][]string{{"check"}, {"stats"}, {"export", "-f", "csv"}} {
+		cliCase{args: append(args, "--store", store), code: exitError, stderr: "damaged or not a capgraph store", lines: -1}.check(t)
+	}
+}

@@ -85,6 +85,7 @@ CAPGRAPH_WORKERS, ...) and a capgraph.yaml file, in that order of precedence.` +
 		newGenCmd(a, nil),
 		newServeCmd(a, nil),
 		newQueryCmd(a, nil),
+		newCheckCmd(a, nil),
 	)
 	for _, c := range root.Commands() {
 		c.SetFlagErrorFunc(root.FlagErrorFunc())

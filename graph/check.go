@@ -1,0 +1,70 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// A CheckReport is what [Store.Check] found.
+type CheckReport struct {
+	Problems []string // empty when the store is sound
+	Captions int      // photos the store holds
+	Quads    int64    // quads, tallies left out
+}
+
+// maxProblems caps the problems a check lists: a damaged file can have
+// thousands of unreachable pages, and the first ones say enough.
+const maxProblems = 20
+
+// Check verifies the embedded store: bbolt's own page check (every page
+// reachable or free, none twice, keys in order), capgraph's metadata, and
+// that the statistics can be read. It reads only. On PostgreSQL and in
+// memory it returns an error: their servers check themselves.
+func (s *Store) Check(ctx context.Context) (r CheckReport, err error) {
+	db := s.bolt.db()
+	if db == nil {
+		return r, fmt.Errorf("graph: check %s: only the embedded store can be checked", s.addr)
+	}
+	err = db.View(func(tx *bolt.Tx) error {
+		for cerr := range tx.Check() {
+			if len(r.Problems) < maxProblems {
+				r.Problems = append(r.Problems, cerr.Error())
+			} else if len(r.Problems) == maxProblems {
+				r.Problems = append(r.Problems, "(more problems left out)")
+			}
+		}
+		meta := tx.Bucket([]byte("meta"))
+		switch {
+		case meta == nil:
+			r.Problems = append(r.Problems, "no meta bucket: not a Cayley store")
+		case meta.Get([]byte("indexes")) == nil:
+			r.Problems = append(r.Problems, "meta bucket without index metadata")
+		}
+		return nil
+	})
+	if err != nil {
+		return r, fmt.Errorf("graph: check %s: %w", s.addr, err)
+	}
+	if len(r.Problems) > 0 {
+		return r, nil // reading on could fault on the damage found
+	}
+	st, err := s.Stats(ctx)
+	if err != nil {
+		r.Problems = append(r.Problems, err.Error())
+		return r, nil
+	}
+	r.Captions, r.Quads = st.Captions, st.Quads
+	return r, nil
+}
+
+// contain turns a panic in the code it guards into ErrDamaged: bbolt
+// panics on pages it cannot read ("unknown page type", a page past the
+// high-water mark), which in a sound store cannot happen. It does not
+// catch faults, and panics in goroutines that Cayley starts.
+func contain(err *error) {
+	if v := recover(); v != nil {
+		*err = fmt.Errorf("%w: %v", ErrDamaged, v)
+	}
+}
