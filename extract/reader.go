@@ -86,7 +86,7 @@ func (e *ParseError) Unwrap() error { return e.Err }
 // ReaderOptions configures a [Reader]. The zero value reads plain text from
 // a source called "-".
 type ReaderOptions struct {
-	Name       string // file name used in ids and errors; "" means "-" (standard input)
+	Name       string // file name used in errors; "" means "-" (standard input)
 	Format     Format // FormatAuto chooses by Name's extension
 	IDColumn   string // CSV column with the caption id; "" means "id"
 	TextColumn string // CSV column with the caption text; "" means "text"
@@ -277,7 +277,14 @@ func (r *Reader) readText() (Caption, error) {
 		if err != nil {
 			return Caption{}, r.errorf(r.line, "", err)
 		}
-		return Caption{ID: fmt.Sprintf("%s:%d", r.opts.Name, r.line), Text: text}, nil
+		// A line has no id of its own: it is named by its text, as a JSON
+		// or CSV record without one is, so that the same caption gets the
+		// same id however the file is named or piped in.
+		id := TextID(text)
+		if err := r.checkRepeat(id, r.line); err != nil {
+			return Caption{}, err
+		}
+		return Caption{ID: id, Text: text}, nil
 	}
 }
 

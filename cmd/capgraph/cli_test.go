@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capgraph/capgraph/extract"
 	"github.com/capgraph/capgraph/graph"
 )
 
@@ -40,7 +41,7 @@ func TestExtractCLI(t *testing.T) {
 
 	tests := []cliCase{
 		{"jsonl file", []string{"extract", good}, "", exitOK, `"type":"PLACE"`, "", 1},
-		{"stdin text", []string{"extract"}, "A man in Homs.\n\nAnother in Hama.\n", exitOK, `"id":"-:3"`, "", 2},
+		{"stdin text", []string{"extract"}, "A man in Homs.\n\nAnother in Hama.\n", exitOK, `"id":"` + extract.TextID("Another in Hama.") + `"`, "", 2},
 		{"malformed json names file and line", []string{"extract", badJSON}, "", exitError, `"id":"a"`, "bad.jsonl:2: invalid JSON", 1},
 		{"keep going skips and counts", []string{"extract", "-k", badJSON}, "", exitPartial, `"id":"c"`, "skipped 1 bad records", 2},
 		{"invalid utf8", []string{"extract", badUTF8}, "", exitError, "", "utf8.txt:2: invalid UTF-8", 1},
@@ -64,23 +65,25 @@ func TestExtractCLI(t *testing.T) {
 
 func TestExtractKeepsInputOrder(t *testing.T) {
 	var in strings.Builder
+	var lines []string
 	for i := range 300 {
-		in.WriteString("A man number ")
-		in.WriteString(strings.Repeat("x", i%7))
-		in.WriteString(" walks in Aleppo, Syria.\n")
+		// Lengths vary, so that workers finish out of order.
+		line := "A man number " + strconv.Itoa(i) + strings.Repeat(" x", i%7) + " walks in Aleppo, Syria."
+		lines = append(lines, line)
+		in.WriteString(line + "\n")
 	}
 	var stdout, stderr bytes.Buffer
 	if code := run(t.Context(), []string{"extract", "-w", "4"}, strings.NewReader(in.String()), &stdout, &stderr); code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	dec := json.NewDecoder(&stdout)
-	for i := 1; i <= 300; i++ {
-		var x struct{ ID string }
+	for i, want := range lines {
+		var x struct{ ID, Text string }
 		if err := dec.Decode(&x); err != nil {
 			t.Fatal(err)
 		}
-		if want := "-:" + strconv.Itoa(i); x.ID != want {
-			t.Fatalf("caption %d has id %q, want %q", i, x.ID, want)
+		if x.Text != want || x.ID != extract.TextID(want) {
+			t.Fatalf("caption %d is %q (id %q), want %q", i+1, x.Text, x.ID, want)
 		}
 	}
 }
