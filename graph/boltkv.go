@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"sync/atomic"
 
 	hkv "github.com/hidal-go/hidalgo/kv"
@@ -174,7 +175,19 @@ func writeErr(err error) error {
 	return err
 }
 
-func (t *boltTx) Get(ctx context.Context, k hkv.Key) (hkv.Value, error) {
+// pageFault turns a panic of bbolt's into ErrDamaged. bbolt panics on a
+// page it cannot read ("unknown page type", a page past the high-water
+// mark), which a sound file never has; Cayley calls the kv layer from
+// goroutines of its own (Gizmo's), where such a panic would end the
+// process, so every read here catches it and returns it as an error.
+func pageFault(err *error) {
+	if v := recover(); v != nil {
+		*err = fmt.Errorf("%w: %v", ErrDamaged, v)
+	}
+}
+
+func (t *boltTx) Get(ctx context.Context, k hkv.Key) (_ hkv.Value, err error) {
+	defer pageFault(&err)
 	k = t.key(k)
 	b, err := t.bucket(k, false)
 	if err != nil {
@@ -192,7 +205,13 @@ func (t *boltTx) Get(ctx context.Context, k hkv.Key) (hkv.Value, error) {
 
 // last returns the greatest key that starts with prefix, as stored
 // (the last part of the key), or nil if there is none.
-func (t *boltTx) last(prefix hkv.Key) []byte {
+func (t *boltTx) last(prefix hkv.Key) (last []byte) {
+	var err error
+	defer func() {
+		if pageFault(&err); err != nil {
+			last = nil
+		}
+	}()
 	prefix = t.key(prefix)
 	b, err := t.bucket(prefix, false)
 	if err != nil || b == nil || len(prefix) == 0 {
@@ -298,6 +317,7 @@ type boltIter struct {
 	stack []iterLevel
 	k, v  []byte
 	done  bool
+	err   error // ErrDamaged after a page bbolt could not read
 }
 
 type iterLevel struct {
@@ -310,6 +330,11 @@ var _ hkv.PrefixIterator = (*boltIter)(nil)
 
 // WithPrefix restricts the iterator to keys starting with pref.
 func (it *boltIter) WithPrefix(pref hkv.Key) hkv.Iterator {
+	defer func() {
+		if pageFault(&it.err); it.err != nil {
+			it.base, it.done = nil, true
+		}
+	}()
 	pref = it.tx.key(pref)
 	it.base, it.path, it.first = nil, nil, nil
 	if len(pref) == 0 {
@@ -322,6 +347,9 @@ func (it *boltIter) WithPrefix(pref hkv.Key) hkv.Iterator {
 }
 
 func (it *boltIter) Reset() {
+	if it.err != nil {
+		return // a damaged page stays damaged
+	}
 	it.stack = it.stack[:0]
 	it.k, it.v, it.done = nil, nil, it.base == nil
 	if it.base != nil {
@@ -329,7 +357,12 @@ func (it *boltIter) Reset() {
 	}
 }
 
-func (it *boltIter) Next(ctx context.Context) bool {
+func (it *boltIter) Next(ctx context.Context) (ok bool) {
+	defer func() {
+		if pageFault(&it.err); it.err != nil {
+			it.done, it.k, it.v, ok = true, nil, nil, false
+		}
+	}()
 	for !it.done && len(it.stack) > 0 {
 		top := &it.stack[len(it.stack)-1]
 		var k, v []byte
@@ -377,7 +410,7 @@ func (it *boltIter) Key() hkv.Key {
 }
 
 func (it *boltIter) Val() hkv.Value { return it.v }
-func (it *boltIter) Err() error     { return nil }
+func (it *boltIter) Err() error     { return it.err }
 
 func (it *boltIter) Close() error {
 	it.stack, it.k, it.v, it.done = nil, nil, nil, true

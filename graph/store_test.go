@@ -526,8 +526,8 @@ func TestDamagedStore(t *testing.T) {
 
 // TestCorruptPages writes random bytes over random pages of a built store
 // (never the meta pages) and reads it as the commands do: open, check,
-// stats, export. Each may fail, with an error; none may panic. (Gizmo
-// queries run in goroutines Cayley starts, beyond this guard.)
+// stats, export, a Gizmo query (which Cayley runs in goroutines of its
+// own). Each may fail, with an error; none may panic.
 func TestCorruptPages(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "g")
 	s := open(t, dir)
@@ -568,7 +568,13 @@ func TestCorruptPages(t *testing.T) {
 			_, err1 := st.Stats(ctx)
 			_, err2 := st.Export(ctx, io.Discard, graph.NQuads)
 			_, err3 := st.Export(ctx, io.Discard, graph.CSV)
-			t.Logf("check %v %.80q; stats %v; export %v; %v", err, r.Problems, err1, err2, err3)
+			var err4 error
+			for _, qerr := range st.Query(ctx, "gizmo", `g.V().Out().All()`, 0) {
+				if qerr != nil {
+					err4 = qerr
+				}
+			}
+			t.Logf("check %v %.80q; stats %v; export %v; %v; query %v", err, r.Problems, err1, err2, err3, err4)
 		})
 	}
 }
