@@ -11,14 +11,14 @@ func TestEverySettingHasADefault(t *testing.T) {
 	got := Default().settings()
 	typ := reflect.TypeFor[Config]()
 	n := 0
-	for i := range typ.NumField() {
-		tag := typ.Field(i).Tag.Get("mapstructure")
+	for field := range typ.Fields() {
+		tag := field.Tag.Get("mapstructure")
 		if tag == "-" {
 			continue
 		}
 		n++
 		if _, ok := got[tag]; !ok {
-			t.Errorf("setting %s (field %s) is missing from settings()", tag, typ.Field(i).Name)
+			t.Errorf("setting %s (field %s) is missing from settings()", tag, field.Name)
 		}
 	}
 	if n != len(got) {

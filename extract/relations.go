@@ -282,7 +282,7 @@ func alsoKnownAs(gap string) bool {
 // commas.
 func gapWords(gap string) []string {
 	var out []string
-	for _, f := range strings.Fields(strings.ToLower(gap)) {
+	for f := range strings.FieldsSeq(strings.ToLower(gap)) {
 		for f != "" {
 			if i := strings.IndexByte(f, ','); i >= 0 {
 				if i > 0 {
@@ -329,7 +329,7 @@ func possessiveGap(gap string) bool {
 	if !ok {
 		return false
 	}
-	for _, w := range strings.Fields(rest) {
+	for w := range strings.FieldsSeq(rest) {
 		if !directionWords[w] && !statusAdjectives[w] {
 			return false
 		}
@@ -1208,7 +1208,7 @@ func (d *doc) tookControl(r *relSet) {
 // government forces, or a named group.
 func (d *doc) sentenceSubject(i int) (string, *mention) {
 	s := d.sent[i]
-	for k := 0; k < i; k++ {
+	for k := range i {
 		if d.sent[k] != s {
 			continue
 		}

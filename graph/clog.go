@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"os"
 
 	"github.com/cayleygraph/cayley/clog"
 )
@@ -31,9 +30,12 @@ func (c cayleyLog) Infof(format string, args ...any)    { c.log(format, args) }
 func (c cayleyLog) Warningf(format string, args ...any) { c.log(format, args) }
 func (c cayleyLog) Errorf(format string, args ...any)   { c.log(format, args) }
 
+// Fatalf panics rather than exit: a library does not end its caller's
+// process, and the store's guards turn the panic into an error.
 func (cayleyLog) Fatalf(format string, args ...any) {
-	slog.Default().Error(fmt.Sprintf(format, args...), "component", "cayley")
-	os.Exit(1)
+	msg := fmt.Sprintf(format, args...)
+	slog.Default().Error(msg, "component", "cayley")
+	panic("cayley: " + msg)
 }
 
 func (cayleyLog) V(int) bool { return false }

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"bytes"
+	"fmt"
 	"log/slog"
 	"strings"
 	"testing"
@@ -25,4 +26,15 @@ func TestCayleyLogGoesToSlog(t *testing.T) {
 	if got := buf.String(); !strings.Contains(got, "Cannot create nodes table") || !strings.Contains(got, "component=cayley") {
 		t.Errorf("at debug level: %q", got)
 	}
+}
+
+// TestCayleyFatalfPanics: Cayley's fatal log panics with its message
+// instead of ending the process of whatever program uses the store.
+func TestCayleyFatalfPanics(t *testing.T) {
+	defer func() {
+		if v := recover(); v == nil || !strings.Contains(fmt.Sprint(v), "disk on fire") {
+			t.Errorf("Fatalf recovered %v, want a panic with its message", v)
+		}
+	}()
+	cayleyLog{}.Fatalf("disk on %s", "fire")
 }

@@ -294,8 +294,8 @@ func redact(addr string) string {
 		return addr
 	}
 	userinfo := addr[scheme+3 : at]
-	if i := strings.Index(userinfo, ":"); i >= 0 {
-		return addr[:scheme+3] + userinfo[:i] + ":xxxxx" + addr[at:]
+	if before, _, ok := strings.Cut(userinfo, ":"); ok {
+		return addr[:scheme+3] + before + ":xxxxx" + addr[at:]
 	}
 	return addr
 }

@@ -78,8 +78,11 @@ func countLines(files []string) int64 {
 	var n int64
 	buf := make([]byte, 1<<20)
 	for _, name := range files {
+		if name == "-" {
+			return -1 // standard input cannot be read twice
+		}
 		f, err := os.Open(name)
-		if name == "-" || err != nil {
+		if err != nil {
 			return -1
 		}
 		for {

@@ -49,27 +49,35 @@ func (a *app) captions(o *inputOptions) iter.Seq2[extract.Caption, error] {
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
+	// one yields the captions of one input and closes it; it reports
+	// whether the caller wants more.
+	one := func(name string, yield func(extract.Caption, error) bool) bool {
+		var r io.Reader = a.stdin
+		if name != "-" {
+			f, err := os.Open(name)
+			if err != nil {
+				yield(extract.Caption{}, err)
+				return false
+			}
+			defer f.Close()
+			r = f
+		}
+		format := extract.Format(o.Format)
+		if format == extract.FormatAuto && name == "-" {
+			format = extract.FormatText
+		}
+		rd := extract.NewReader(r, extract.ReaderOptions{Name: name, Format: format, IDColumn: o.IDColumn, TextColumn: o.TextColumn})
+		for c, err := range rd.All() {
+			if !yield(c, err) {
+				return false
+			}
+		}
+		return true
+	}
 	return func(yield func(extract.Caption, error) bool) {
 		for _, name := range files {
-			var r io.Reader = a.stdin
-			if name != "-" {
-				f, err := os.Open(name)
-				if err != nil {
-					yield(extract.Caption{}, err)
-					return
-				}
-				defer f.Close()
-				r = f
-			}
-			format := extract.Format(o.Format)
-			if format == extract.FormatAuto && name == "-" {
-				format = extract.FormatText
-			}
-			rd := extract.NewReader(r, extract.ReaderOptions{Name: name, Format: format, IDColumn: o.IDColumn, TextColumn: o.TextColumn})
-			for c, err := range rd.All() {
-				if !yield(c, err) {
-					return
-				}
+			if !one(name, yield) {
+				return
 			}
 		}
 	}

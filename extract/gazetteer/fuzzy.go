@@ -33,10 +33,7 @@ func jaroWinkler(a, b string) float64 {
 	if la == 0 || lb == 0 {
 		return 0
 	}
-	window := max(la, lb)/2 - 1
-	if window < 0 {
-		window = 0
-	}
+	window := max(max(la, lb)/2-1, 0)
 	var ma, mb [64]bool
 	if la > 64 || lb > 64 {
 		return 0

@@ -558,12 +558,7 @@ func readGroups(d *Data) error {
 }
 
 func validType(t string) bool {
-	for _, v := range GroupTypes {
-		if t == v {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(GroupTypes, t)
 }
 
 var termPrefix = map[string]string{"AGENCY": "agency:", "ORGANIZATION": "org:", "EVENT": "event:", "PERSON": "person:"}

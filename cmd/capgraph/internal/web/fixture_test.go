@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/capgraph/capgraph/extract"
@@ -79,12 +78,6 @@ var testQueries = []Query{
 		},
 	},
 }
-
-var (
-	fixtureOnce sync.Once
-	fixtureSrv  *Server
-	fixtureErr  error
-)
 
 // newFixtureServer returns a server over the fixture store with its index built.
 func newFixtureServer(tb testing.TB, opts Options) *Server {

@@ -335,7 +335,7 @@ func readWords(path string) error {
 var never = map[string]bool{}
 
 func init() {
-	for _, w := range strings.Fields(`
+	for w := range strings.FieldsSeq(`
 		january february march april may june july august september october november december
 		jan feb mar apr jun jul aug sep sept oct nov dec
 		monday tuesday wednesday thursday friday saturday sunday
