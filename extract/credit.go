@@ -208,13 +208,11 @@ func lastOpening(text string, from, end int) int {
 	if best < 0 {
 		return -1
 	}
-	// Take the separators before the opening with it: "... 24 / Photo:".
+	// Take the ASCII separators before the opening with it: "... 24 /
+	// Photo:". A dash of several bytes stays with the caption.
 	s := from + best
-	for s > from && strings.ContainsRune(" /|—–-\n", rune(text[s-1])) {
+	for s > from && strings.IndexByte(" /|-\n", text[s-1]) >= 0 {
 		s--
-	}
-	if s > from && text[s-1] == 0x80 { // the last byte of "—" or "–"
-		s = from + best
 	}
 	return s
 }
