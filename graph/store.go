@@ -527,6 +527,7 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 			err := fmt.Errorf("graph: load: caption %q has no id", short(x.Text))
 			if s.opts.KeepGoing {
 				st.Skipped++
+				s.log.Warn("skipped", "err", err)
 				continue
 			}
 			return st, errors.Join(err, flush())

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"log/slog"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -576,5 +577,22 @@ func TestCorruptPages(t *testing.T) {
 			}
 			t.Logf("check %v %.80q; stats %v; export %v; %v; query %v", err, r.Problems, err1, err2, err3, err4)
 		})
+	}
+}
+
+// TestSkippedWithoutIDIsLogged: under KeepGoing a caption without an id
+// is skipped, counted and logged, like every other skipped record.
+func TestSkippedWithoutIDIsLogged(t *testing.T) {
+	var buf bytes.Buffer
+	s, err := graph.Open(context.Background(), "", graph.Options{KeepGoing: true, Logger: slog.New(slog.NewTextHandler(&buf, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	x := sample()[0]
+	x.ID = ""
+	st, err := s.Load(context.Background(), seq([]extract.Extraction{x}))
+	if err != nil || st.Skipped != 1 || !strings.Contains(buf.String(), "has no id") {
+		t.Errorf("Load: %+v, %v, log %q; want one skipped and logged", st, err, buf.String())
 	}
 }

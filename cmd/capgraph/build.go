@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/capgraph/capgraph/config"
 	"github.com/capgraph/capgraph/extract"
 	"github.com/capgraph/capgraph/graph"
 )
@@ -58,8 +59,8 @@ interrupted first build leaves the store empty.`,
 	opts.addFlags(cmd)
 	addWorkersFlag(cmd)
 	cmd.Flags().Bool("no-sync", false, "skip fsync per transaction and sync once at the end: faster on large stores, but a machine crash mid-build may corrupt the store (setting no_sync)")
-	cmd.Flags().String("memory-limit", "512MiB", "soft `limit` on the heap while building (e.g. 1GiB; 0 for none): below it garbage is collected less often (setting memory_limit)")
-	cmd.Flags().Int("batch-size", 5000, "quads written per store `transaction` (whole captions); larger is faster and uses more memory")
+	cmd.Flags().String("memory-limit", config.Default().MemoryLimit, "soft `limit` on the heap while building (e.g. 1GiB; 0 for none): below it garbage is collected less often (setting memory_limit)")
+	cmd.Flags().Int("batch-size", config.Default().BatchSize, "quads written per store `transaction` (whole captions); larger is faster and uses more memory")
 	return cmd
 }
 

@@ -70,8 +70,9 @@ CAPGRAPH_WORKERS, ...) and a capgraph.yaml file, in that order of precedence.` +
 	})
 	pf := root.PersistentFlags()
 	pf.StringVar(&configFile, "config", "", "read settings from `file` (default ./capgraph.yaml if present)")
-	pf.String("log-level", "warn", "log `level`: debug, info, warn or error")
-	pf.String("store", "capgraph.db", "graph store: a bbolt `dir`ectory or a postgres:// URL (env CAPGRAPH_STORE)")
+	def := config.Default() // one place for every default
+	pf.String("log-level", def.LogLevel, "log `level`: debug, info, warn or error")
+	pf.String("store", def.Store, "graph store: a bbolt `dir`ectory or a postgres:// URL (env CAPGRAPH_STORE)")
 	pf.BoolP("quiet", "q", false, "no progress or summary on stderr")
 	pf.StringVar(&cpuProfile, "cpu-profile", "", "write a CPU profile of the command to `file`, for 'go tool pprof'")
 	_ = pf.MarkHidden("cpu-profile")
