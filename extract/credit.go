@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"iter"
 	"slices"
 	"strings"
 	"unicode"
@@ -301,25 +302,23 @@ func leadLabels(text string, from int) int {
 // that close text[:end]: "... EPA/NAME HANDOUT -- MANDATORY CREDIT --
 // EDITORIAL USE ONLY/NO SALES" ends at "NAME".
 func trimBoilerplate(text string, end int) int {
-	// Boilerplate runs to a few hundred bytes at most: look at the tail only.
-	w := max(0, end-400)
-	lower := asciiLower(text[w:end])
-	cut, strong := len(lower), false
+	cut, strong := end, false
 	for {
-		e := len(strings.TrimRight(lower[:cut], " \t\n\r-–—/|"))
+		e := len(strings.TrimRight(text[:cut], " \t\n\r-–—/|"))
 		found := false
 		for _, b := range creditBoilerplate {
-			if strings.HasSuffix(lower[:e], b) && (e == len(b) || !unicode.IsLetter(rune(lower[e-len(b)-1]))) {
-				if b == "handout" && !strong {
-					continue // "... Handout" alone may be a credit word the parser wants
-				}
-				strong, cut, found = true, e-len(b), true
-				break
+			if e < len(b) || !strings.EqualFold(text[e-len(b):e], b) || e > len(b) && isLetterByte(text[e-len(b)-1]) {
+				continue
 			}
+			if b == "handout" && !strong {
+				continue // "... Handout" alone may be a credit word the parser wants
+			}
+			strong, cut, found = true, e-len(b), true
+			break
 		}
 		if !found {
 			if strong {
-				return w + e
+				return e
 			}
 			return end
 		}
@@ -353,30 +352,45 @@ func dedupeParts(parts []creditPart) []creditPart {
 // " - ", " via " and " for ", and types each piece.
 func splitCredit(text string, start, end int, lookup lookupTerm) []creditPart {
 	var parts []creditPart
-	pieceStart := start
-	flush := func(pieceEnd int) {
-		s, e := stripCreditPrefix(text, pieceStart, pieceEnd)
-		s, e = trimSpan(text, s, e)
-		if s < e {
-			parts = append(parts, classifyCreditPiece(text, s, e, lookup)...)
-		}
+	for s, e := range creditPieceSpans(text, start, end) {
+		ps, _ := classifyCreditPiece(text, s, e, lookup)
+		parts = append(parts, ps...)
 	}
-	for i := start; i < end; i++ {
-		switch {
-		case text[i] == '/' || text[i] == ',' || text[i] == ';' || text[i] == '|' || text[i] == '\n':
-			flush(i)
-			pieceStart = i + 1
-		case hasWordAt(text, i, end, " via "), hasWordAt(text, i, end, " for "), hasWordAt(text, i, end, " - "):
-			flush(i)
-			pieceStart = i + 5
-			if text[i+1] == '-' {
-				pieceStart = i + 3
-			}
-			i = pieceStart - 1
-		}
-	}
-	flush(end)
 	return parts
+}
+
+// creditPieceSpans yields the pieces of text[start:end] between credit
+// separators, past their openings and trimmed, as byte ranges.
+func creditPieceSpans(text string, start, end int) iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		pieceStart := start
+		flush := func(pieceEnd int) bool {
+			s, e := stripCreditPrefix(text, pieceStart, pieceEnd)
+			if s, e = trimSpan(text, s, e); s < e {
+				return yield(s, e)
+			}
+			return true
+		}
+		for i := start; i < end; i++ {
+			switch {
+			case text[i] == '/' || text[i] == ',' || text[i] == ';' || text[i] == '|' || text[i] == '\n':
+				if !flush(i) {
+					return
+				}
+				pieceStart = i + 1
+			case hasWordAt(text, i, end, " via "), hasWordAt(text, i, end, " for "), hasWordAt(text, i, end, " - "):
+				if !flush(i) {
+					return
+				}
+				pieceStart = i + 5
+				if text[i+1] == '-' {
+					pieceStart = i + 3
+				}
+				i = pieceStart - 1
+			}
+		}
+		flush(end)
+	}
 }
 
 // stripCreditPrefix narrows a piece past its opening: "Photo by", "—
@@ -401,9 +415,10 @@ func hasWordAt(text string, i, end int, w string) bool {
 
 // classifyCreditPiece types one piece of a credit: an agency (with a
 // trailing "Photo" or "PHOTO" outside the span), an organisation, a filler
-// word, a photographer's name, or a name and an agency without a slash
-// between them ("JANE DOE AFP").
-func classifyCreditPiece(text string, s, e int, lookup lookupTerm) []creditPart {
+// word (no part), a photographer's name, or a name and an agency without a
+// slash between them ("JANE DOE AFP"). ok is false for a piece that is none
+// of these: prose, not a credit.
+func classifyCreditPiece(text string, s, e int, lookup lookupTerm) (parts []creditPart, ok bool) {
 	piece := text[s:e]
 	lower := asciiLower(piece)
 	// "VIA EPA-EFE", "Photo Afp": a leading "via" or "photo".
@@ -415,13 +430,13 @@ func classifyCreditPiece(text string, s, e int, lookup lookupTerm) []creditPart 
 		}
 	}
 	if creditFiller[lower] || s >= e {
-		return nil
+		return nil, true
 	}
 	// "AP Photo", "AFP PHOTO": only the agency is the span.
 	for _, suffix := range []string{" photos", " photo", " pictures", " pool"} {
 		if strings.HasSuffix(lower, suffix) {
 			if t := lookup(piece[:len(piece)-len(suffix)]); t == Agency {
-				return []creditPart{{piece[:len(piece)-len(suffix)], s, e - len(suffix), Agency}}
+				return []creditPart{{piece[:len(piece)-len(suffix)], s, e - len(suffix), Agency}}, true
 			}
 		}
 	}
@@ -433,34 +448,34 @@ func classifyCreditPiece(text string, s, e int, lookup lookupTerm) []creditPart 
 	}
 	switch t := lookup(piece); t {
 	case Agency, Organization:
-		return []creditPart{{piece, s, e, t}}
+		return []creditPart{{piece, s, e, t}}, true
 	}
 	// "Ukrainian Presidential Press Service": a nationality is not part of
 	// the provider's name.
 	if sp := strings.IndexByte(piece, ' '); sp > 0 && commonWords[lower[:sp]] {
 		if t := lookup(piece[sp+1:]); t == Agency || t == Organization {
-			return []creditPart{{piece[sp+1:], s + sp + 1, e, t}}
+			return []creditPart{{piece[sp+1:], s + sp + 1, e, t}}, true
 		}
 	}
 	// "JANE DOE AFP": a name and an agency with only a space between.
 	if sp := strings.LastIndexByte(piece, ' '); sp > 0 && lookup(piece[sp+1:]) == Agency && looksLikeName(piece[:sp]) &&
 		len(strings.Fields(piece[:sp])) >= 2 {
-		return []creditPart{{piece[:sp], s, s + sp, Photographer}, {piece[sp+1:], s + sp + 1, e, Agency}}
+		return []creditPart{{piece[:sp], s, s + sp, Photographer}, {piece[sp+1:], s + sp + 1, e, Agency}}, true
 	}
 	// "Prigozhin Press Service", "Shaam News Network": providers no table
 	// knows, told from people by their last word.
 	if words := strings.Fields(lower); len(words) >= 2 {
 		switch w := words[len(words)-1]; {
 		case mediaHeads[w]:
-			return []creditPart{{piece, s, e, Agency}}
+			return []creditPart{{piece, s, e, Agency}}, true
 		case orgHeads[w]:
-			return []creditPart{{piece, s, e, Organization}}
+			return []creditPart{{piece, s, e, Organization}}, true
 		}
 	}
 	if looksLikeName(piece) {
-		return []creditPart{{piece, s, e, Photographer}}
+		return []creditPart{{piece, s, e, Photographer}}, true
 	}
-	return nil
+	return nil, false
 }
 
 // looksLikeCredit reports whether seg reads as a photo credit rather than
@@ -506,30 +521,22 @@ func looksLikeCredit(seg string, lookup lookupTerm) bool {
 	return creditPieces(seg, lookup)
 }
 
-// creditPieces reports whether seg, split at "|", ",", ";" and " - ", is
-// made only of credit pieces, one of them a known agency: "Jane Doe |
-// AFP", "Jane Doe - stringer, ASSOCIATED PRESS", "JANE DOE AFP", "Photo Afp".
+// creditPieces reports whether seg, split as a credit is, is made only of
+// credit pieces of at most five words, one of them an agency the tables
+// know: "Jane Doe | AFP", "Jane Doe - stringer, ASSOCIATED PRESS", "JANE
+// DOE AFP", "Photo Afp".
 func creditPieces(seg string, lookup lookupTerm) bool {
 	agency := false
-	for piece := range strings.FieldsFuncSeq(strings.ReplaceAll(seg, " - ", "|"), func(r rune) bool { return strings.ContainsRune("|,;", r) }) {
-		piece = strings.TrimSpace(piece)
-		lower := asciiLower(piece)
-		if len(strings.Fields(piece)) > 5 {
+	for s, e := range creditPieceSpans(seg, 0, len(seg)) {
+		if len(strings.Fields(seg[s:e])) > 5 {
 			return false
 		}
-		switch {
-		case creditFiller[lower]:
-		case lookup(piece) == Agency:
-			agency = true
-		case strings.HasPrefix(lower, "photo ") && lookup(piece[6:]) == Agency:
-			agency = true
-		default:
-			sp := strings.LastIndexByte(piece, ' ')
-			if sp > 0 && lookup(piece[sp+1:]) == Agency && looksLikeName(piece[:sp]) {
-				agency = true
-			} else if !looksLikeName(piece) {
-				return false
-			}
+		parts, ok := classifyCreditPiece(seg, s, e, lookup)
+		if !ok {
+			return false
+		}
+		for _, p := range parts {
+			agency = agency || p.typ == Agency && lookup(p.text) == Agency
 		}
 	}
 	return agency
