@@ -154,17 +154,19 @@ type doc struct {
 func (x *Extractor) Extract(c Caption) Extraction {
 	d := &doc{x: x, text: c.Text}
 	d.credit = parseCredit(c.Text, x.termType)
+	// The description's tokens: after a leading credit or label, before
+	// the trailing credit.
 	all := tokenize(c.Text)
-	first, n := 0, 0
+	first := 0
 	for first < len(all) && all[first].start < d.credit.descStart {
 		first++
 	}
-	n = first
-	for n < len(all) && all[n].end <= d.credit.start {
-		n++
+	last := first
+	for last < len(all) && all[last].end <= d.credit.start {
+		last++
 	}
-	d.toks = all[first:n]
-	n -= first
+	d.toks = all[first:last]
+	n := len(d.toks)
 	d.tokIDs = make([]int64, n)
 	for i, t := range d.toks {
 		d.tokIDs[i] = x.trie.id(foldToken(t))

@@ -22,7 +22,7 @@ var adminModifiers = set("military", "regional", "state", "city", "civil", "civi
 	"local", "district", "provincial", "municipal", "oblast", "county", "national", "security",
 	"intelligence", "border", "justice", "education", "finance", "energy", "affairs", "public",
 	"presidential", "military-civil", "civil-military", "home", "war", "humanitarian", "relief",
-	"disaster", "management", "of", "the", "and")
+	"disaster", "management")
 
 // findOrganizations proposes the administrative bodies described above.
 func (d *doc) findOrganizations() {
@@ -31,7 +31,7 @@ func (d *doc) findOrganizations() {
 		if !adminHeads[head] && !serviceHeads[head] {
 			continue
 		}
-		if serviceHeads[head] && (h == 0 || !adminModifiers[d.toks[h-1].lower] || d.toks[h-1].lower == "the" || d.toks[h-1].lower == "of") {
+		if serviceHeads[head] && (h == 0 || !adminModifiers[d.toks[h-1].lower]) {
 			continue
 		}
 		s, anchored := d.orgStart(h)
@@ -69,7 +69,7 @@ func (d *doc) orgStart(h int) (int, bool) {
 		switch {
 		case demonyms[t.lower]:
 			return k, true // "Palestinian Health Ministry"
-		case adminModifiers[t.lower] && t.lower != "of" && t.lower != "the" && t.lower != "and":
+		case adminModifiers[t.lower]:
 			if isUpperStart(t.text) {
 				s = k
 			}

@@ -106,6 +106,7 @@ func (d *doc) findPeople() {
 		if i > 0 {
 			gapBefore = d.text[d.toks[i-1].end:d.toks[i].start]
 		}
+		shown := positionApposition(after) // "Jane Doe (left)", "says Jane, right,"
 		conf := 0.0
 		var alias *mention
 		switch {
@@ -122,8 +123,8 @@ func (d *doc) findPeople() {
 			alias = d.lastFullPerson(i)
 		case j-i == 1 && strings.HasPrefix(after, " family") && (len(after) == 7 || !isLetterByte(after[7])) && !commonWords[d.toks[i].lower]:
 			conf = 0.65 // "the al-Doe family home"
-		case positionApposition(after):
-			conf = 0.75 // "Jane Doe (left)", "says Jane, right,"
+		case shown:
+			conf = 0.75
 		case j-i >= 2 && d.titleApposition(after):
 			conf = 0.7 // "Jane Doe, the leader of ..."
 		case j-i >= 2 && i > 1 && d.possessivePlace(i):
@@ -149,7 +150,7 @@ func (d *doc) findPeople() {
 		}
 		m := d.newMention(Person, i, j, conf)
 		m.aliasOf = alias
-		m.shown = positionApposition(after)
+		m.shown = shown
 		d.add(m)
 		i = j - 1
 	}

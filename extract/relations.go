@@ -47,21 +47,19 @@ func (d *doc) relations() []Relation {
 // placeInContainers gives a place the gazetteer does not know the
 // coordinates of the place the caption puts it in, when that is smaller
 // than a country: "Kin Ma village, Pauk township" is placed at Pauk. Links
-// come inner first along a chain, so a village in an unknown district in a
-// known province gets the province.
+// come inner first along a chain, so walking them backwards places an
+// unknown district before the village in it.
 func (d *doc) placeInContainers(links []link) {
-	for range 3 { // chains are short; a few passes reach the end of any
-		for _, l := range links {
-			in, out := l.inner, l.outer
-			if in.place != nil || in.container != nil {
-				continue
-			}
-			switch {
-			case out.place != nil && !out.place.IsCountry():
-				in.container = out.place
-			case out.container != nil:
-				in.container = out.container
-			}
+	for _, l := range slices.Backward(links) {
+		in, out := l.inner, l.outer
+		if in.place != nil || in.container != nil {
+			continue
+		}
+		switch {
+		case out.place != nil && !out.place.IsCountry():
+			in.container = out.place
+		case out.container != nil:
+			in.container = out.container
 		}
 	}
 }
