@@ -175,11 +175,12 @@ func writeErr(err error) error {
 	return err
 }
 
-// pageFault turns a panic of bbolt's into ErrDamaged. bbolt panics on a
-// page it cannot read ("unknown page type", a page past the high-water
-// mark), which a sound file never has; Cayley calls the kv layer from
-// goroutines of its own (Gizmo's), where such a panic would end the
-// process, so every read here catches it and returns it as an error.
+// pageFault turns a panic into ErrDamaged. bbolt panics on a page it
+// cannot read ("unknown page type", a page past the high-water mark),
+// which a sound file never has. Cayley calls the kv layer from goroutines
+// of its own (Gizmo's), where such a panic would end the process, so every
+// read here catches it and returns it as an error; Stats and Export catch
+// what reaches them by other ways. It does not catch faults.
 func pageFault(err *error) {
 	if v := recover(); v != nil {
 		*err = fmt.Errorf("%w: %v", ErrDamaged, v)

@@ -394,22 +394,12 @@ func TestBulkLoadWritesFreelist(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.ReadFile(filepath.Join(dir, boltFile))
+	f, err := os.Open(filepath.Join(dir, boltFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Pages 0 and 1 are the meta pages: a 16-byte page header, then magic,
-	// version, page size and flags (4 bytes each), the root bucket (16),
-	// the freelist page id (8), the high-water page id (8) and the txid (8).
-	pageSize := int(binary.LittleEndian.Uint32(f[16+8:]))
-	var freelist, txid uint64
-	for p := range 2 {
-		m := f[p*pageSize+16:]
-		if id := binary.LittleEndian.Uint64(m[48:]); id >= txid {
-			txid, freelist = id, binary.LittleEndian.Uint64(m[32:])
-		}
-	}
-	if freelist == ^uint64(0) {
-		t.Errorf("the bulk-loaded store's meta (txid %d) has no freelist page", txid)
+	defer f.Close()
+	if m := currentBoltMeta(f); !m.ok || m.freelist == ^uint64(0) {
+		t.Errorf("the bulk-loaded store's meta (%+v) has no freelist page", m)
 	}
 }

@@ -58,13 +58,3 @@ func (s *Store) Check(ctx context.Context) (r CheckReport, err error) {
 	r.Captions, r.Quads = st.Captions, st.Quads
 	return r, nil
 }
-
-// contain turns a panic in the code it guards into ErrDamaged: bbolt
-// panics on pages it cannot read ("unknown page type", a page past the
-// high-water mark), which in a sound store cannot happen. It does not
-// catch faults, and panics in goroutines that Cayley starts.
-func contain(err *error) {
-	if v := recover(); v != nil {
-		*err = fmt.Errorf("%w: %v", ErrDamaged, v)
-	}
-}

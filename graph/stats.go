@@ -53,7 +53,7 @@ func expand(prefixed string) quad.IRI {
 // object index of their class, and the facts of every predicate in one
 // pass over the quads.
 func (s *Store) Stats(ctx context.Context) (_ Stats, err error) {
-	defer contain(&err)
+	defer pageFault(&err) // a damaged page ends the read with ErrDamaged
 	st := Stats{Entities: make(map[string]int), Relations: make(map[string]int)}
 	fail := func(err error) (Stats, error) { return st, fmt.Errorf("graph: stats %s: %w", s.addr, err) }
 	for _, c := range EntityClasses {

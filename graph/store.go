@@ -163,15 +163,7 @@ func checkBoltFile(path string) error {
 	if err != nil {
 		return err
 	}
-	m0 := readBoltMeta(f, 0)
-	off := int64(os.Getpagesize()) // where bbolt looks when the first meta is bad
-	if m0.ok {
-		off = int64(m0.pageSize)
-	}
-	m := readBoltMeta(f, off)
-	if !m.ok || m0.ok && m0.txid > m.txid {
-		m = m0
-	}
+	m := currentBoltMeta(f)
 	if !m.ok {
 		return fmt.Errorf("%w: %s has no valid bbolt meta page", ErrDamaged, path)
 	}
@@ -183,8 +175,23 @@ func checkBoltFile(path string) error {
 
 // A boltMeta is what checkBoltFile reads of a bbolt meta page.
 type boltMeta struct {
-	ok                    bool // magic and checksum hold
-	pageSize, pages, txid uint64
+	ok                              bool // magic and checksum hold
+	pageSize, freelist, pages, txid uint64
+}
+
+// currentBoltMeta returns the meta page bbolt would use: the valid one of
+// the two with the higher txid.
+func currentBoltMeta(f *os.File) boltMeta {
+	m0 := readBoltMeta(f, 0)
+	off := int64(os.Getpagesize()) // where bbolt looks when the first meta is bad
+	if m0.ok {
+		off = int64(m0.pageSize)
+	}
+	m := readBoltMeta(f, off)
+	if !m.ok || m0.ok && m0.txid > m.txid {
+		m = m0
+	}
+	return m
 }
 
 // readBoltMeta reads the meta page at off: after a 16-byte page header,
@@ -206,7 +213,8 @@ func readBoltMeta(f *os.File, off int64) boltMeta {
 		return boltMeta{}
 	}
 	return boltMeta{ok: true, pageSize: uint64(binary.LittleEndian.Uint32(m[8:])),
-		pages: binary.LittleEndian.Uint64(m[40:]), txid: binary.LittleEndian.Uint64(m[48:])}
+		freelist: binary.LittleEndian.Uint64(m[32:]), pages: binary.LittleEndian.Uint64(m[40:]),
+		txid: binary.LittleEndian.Uint64(m[48:])}
 }
 
 // A boltHandle receives the key-value layer that Cayley opens for a Store.
