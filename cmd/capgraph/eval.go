@@ -77,11 +77,7 @@ func (a *app) runEval(ctx context.Context, opts *evalOptions) (err error) {
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if ferr := finish(err == nil); err == nil {
-			err = ferr
-		}
-	}()
+	defer finishOutput(finish, &err)
 	gold, err := readDocs(opts.Gold)
 	if err != nil {
 		return err

@@ -69,11 +69,7 @@ func (a *app) runExport(ctx context.Context, opts *exportOptions) (err error) {
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if cerr := closeOut(err == nil); err == nil {
-			err = cerr
-		}
-	}()
+	defer finishOutput(closeOut, &err)
 	bw := bufio.NewWriter(w)
 	n, err := s.Export(ctx, bw, format)
 	if err != nil {

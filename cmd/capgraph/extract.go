@@ -155,12 +155,7 @@ func (a *app) runExtract(ctx context.Context, opts *extractOptions) (err error) 
 	if err != nil {
 		return err
 	}
-	defer func() {
-		_, partial := errors.AsType[*partialError](err)
-		if ferr := finish(err == nil || partial); err == nil {
-			err = ferr
-		}
-	}()
+	defer finishOutput(finish, &err)
 	workers := a.cfg.EffectiveWorkers()
 	out := bufio.NewWriterSize(dst, 256<<10)
 	enc := json.NewEncoder(out)
@@ -216,6 +211,16 @@ func (a *app) createOutput(name string) (io.Writer, func(ok bool) error, error) 
 		return err
 	}
 	return f, finish, nil
+}
+
+// finishOutput is deferred after createOutput: it keeps the file when the
+// command succeeded or only skipped bad records, and reports a failed
+// close or rename in *err.
+func finishOutput(finish func(ok bool) error, err *error) {
+	_, partial := errors.AsType[*partialError](*err)
+	if ferr := finish(*err == nil || partial); *err == nil {
+		*err = ferr
+	}
 }
 
 // addWorkersFlag adds --workers. config.Load binds it to the workers

@@ -77,11 +77,7 @@ func (a *app) runGen(ctx context.Context, opts *genOptions) (err error) {
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if cerr := closeOut(err == nil); err == nil {
-			err = cerr
-		}
-	}()
+	defer finishOutput(closeOut, &err)
 	bw := bufio.NewWriterSize(w, 256<<10)
 	var cw *csv.Writer
 	if opts.Format == "csv" {

@@ -159,12 +159,10 @@ func (a *app) runQuery(ctx context.Context, opts *queryOptions) (err error) {
 	if err != nil {
 		return err
 	}
+	defer finishOutput(finish, &err)
 	out := bufio.NewWriter(dst)
 	defer func() {
 		if ferr := out.Flush(); err == nil {
-			err = ferr
-		}
-		if ferr := finish(err == nil); err == nil {
 			err = ferr
 		}
 	}()
