@@ -3,90 +3,16 @@ package graph
 import (
 	"context"
 	"log/slog"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	cgraph "github.com/cayleygraph/cayley/graph"
 	cbolt "github.com/cayleygraph/cayley/graph/kv/bbolt"
-	"github.com/cayleygraph/cayley/graph/kv/kvtest"
-	hkv "github.com/hidal-go/hidalgo/kv"
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/capgraph/capgraph/graph/internal/boltkv"
 )
-
-// TestBoltKVCayley runs Cayley's own quad-store conformance suite over the
-// key-value layer, in the flat layout and in the layout of older stores.
-func TestBoltKVCayley(t *testing.T) {
-	if testing.Short() {
-		t.Skip("Cayley's suite takes a while")
-	}
-	// The suite's path tests read Cayley's data/testdata.nq four
-	// directories above the working directory.
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/cayleygraph/cayley").Output()
-	if err != nil {
-		t.Fatalf("locate Cayley's module: %v", err)
-	}
-	data, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(out)), "data", "testdata.nq"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	root := t.TempDir()
-	wd := filepath.Join(root, "a", "b", "c", "d")
-	if err := os.MkdirAll(wd, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Join(root, "data"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(root, "data", "testdata.nq"), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Chdir(wd)
-	for _, flat := range []bool{true, false} {
-		name := "flat"
-		if !flat {
-			name = "per-hash-buckets"
-		}
-		t.Run(name, func(t *testing.T) {
-			kvtest.TestAll(t, func(t testing.TB) (hkv.KV, cgraph.Options, func()) {
-				db, err := bolt.Open(filepath.Join(t.TempDir(), "kv.bolt"), 0o644, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				kv := &boltKV{flat: flat}
-				kv.db.Store(db)
-				return kv, nil, func() { db.Close() }
-			}, nil)
-		})
-	}
-}
-
-func TestFold(t *testing.T) {
-	for _, tc := range []struct {
-		in, want hkv.Key
-	}{
-		{hkv.Key{[]byte("v\x01\x02"), []byte("\x01\x02hash")}, hkv.Key{[]byte("v"), []byte("\x01\x02\x01\x02hash")}},
-		{hkv.Key{[]byte("n\xff\x00"), []byte("h")}, hkv.Key{[]byte("n"), []byte("\xff\x00h")}},
-		{hkv.Key{[]byte("v\x01\x02")}, hkv.Key{[]byte("v"), []byte("\x01\x02")}},
-		{hkv.Key{[]byte("v\x01\x02"), []byte("a"), []byte("b")}, hkv.Key{[]byte("v"), []byte("\x01\x02a"), []byte("b")}},
-		{hkv.Key{[]byte("log"), []byte("\x00\x01")}, hkv.Key{[]byte("log"), []byte("\x00\x01")}},
-		{hkv.Key{[]byte("sp"), []byte("x")}, hkv.Key{[]byte("sp"), []byte("x")}},
-		{hkv.Key{[]byte("vv"), []byte("x")}, hkv.Key{[]byte("vv"), []byte("x")}},
-		{nil, nil},
-	} {
-		got := fold(tc.in)
-		if got.Compare(tc.want) != 0 {
-			t.Errorf("fold(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-		if len(tc.in) >= 2 {
-			if back := unfold(got); back.Compare(tc.in) != 0 {
-				t.Errorf("unfold(fold(%q)) = %q", tc.in, back)
-			}
-		}
-	}
-}
 
 // TestBoltKVOlderStore opens a store written through hidalgo's adapter,
 // with Cayley's 2 x 65,536 per-hash buckets, and checks that it reads and
@@ -154,16 +80,16 @@ func TestBoltKVNewStoreIsFlat(t *testing.T) {
 // isFlat reports whether the store in dir has the flat layout.
 func isFlat(t *testing.T, dir string) bool {
 	t.Helper()
-	db, err := bolt.Open(filepath.Join(dir, boltFile), 0o644, &bolt.Options{ReadOnly: true})
+	db, err := bolt.Open(filepath.Join(dir, boltkv.File), 0o644, &bolt.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	kv, err := newBoltKV(db)
+	kv, err := boltkv.New(db)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return kv.flat
+	return kv.Flat()
 }
 
 // TestBoltKVPacksAppendedBuckets: the buckets whose keys arrive in order
@@ -179,13 +105,13 @@ func TestBoltKVPacksAppendedBuckets(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	db, err := bolt.Open(filepath.Join(dir, boltFile), 0o644, &bolt.Options{ReadOnly: true})
+	db, err := bolt.Open(filepath.Join(dir, boltkv.File), 0o644, &bolt.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
 	err = db.View(func(tx *bolt.Tx) error {
-		for name, want := range fillPercent {
+		for name, want := range boltkv.FillPercent {
 			st := tx.Bucket([]byte(name)).Stats()
 			pages := st.LeafPageN + st.LeafOverflowN
 			if pages < 4 {
@@ -201,45 +127,5 @@ func TestBoltKVPacksAppendedBuckets(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
-	}
-}
-
-func TestBoltTxLast(t *testing.T) {
-	db, err := bolt.Open(filepath.Join(t.TempDir(), "db"), 0o644, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	kv, err := newBoltKV(db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	err = hkv.Update(ctx, kv, func(tx hkv.Tx) error {
-		for _, k := range []string{"a", "ab", "abc", "ac", "b", "\xff", "\xff\x01", "\xff\xff"} {
-			if err := tx.Put(ctx, hkv.Key{[]byte("ops"), []byte(k)}, []byte{1}); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := kv.Tx(ctx, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Close()
-	for _, tt := range []struct{ prefix, want string }{
-		{"ab", "abc"}, {"a", "ac"}, {"abc", "abc"}, {"b", "b"}, {"c", ""}, {"", "\xff\xff"},
-		{"\xff", "\xff\xff"}, {"\xff\x01", "\xff\x01"}, {"0", ""},
-	} {
-		if got := tx.(*boltTx).last(hkv.Key{[]byte("ops"), []byte(tt.prefix)}); string(got) != tt.want {
-			t.Errorf("last(%q) = %q, want %q", tt.prefix, got, tt.want)
-		}
-	}
-	if got := tx.(*boltTx).last(hkv.Key{[]byte("nope"), []byte("a")}); got != nil {
-		t.Errorf("last in a missing bucket = %q", got)
 	}
 }

@@ -17,6 +17,8 @@ import (
 	"github.com/cayleygraph/quad/pquads"
 	bolt "go.etcd.io/bbolt"
 	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/capgraph/capgraph/graph/internal/boltkv"
 )
 
 // A bulkLoad writes the first load of an empty embedded store straight in
@@ -130,7 +132,7 @@ const bulkMmapSize = 1 << 36
 // Files a bulk load leaves behind when it is killed; the next load of the
 // store removes them.
 const (
-	bulkFile   = boltFile + ".bulk"
+	bulkFile   = boltkv.File + ".bulk"
 	bulkRunDir = "bulk-runs-"
 )
 
@@ -531,13 +533,13 @@ func (b *bulkLoad) writeSorted(bucket string, s *runSorter, key func([]byte, rec
 }
 
 // committed counts a commit, and every releaseCommits drops the database's
-// mapped pages from the resident set (see releaseMap). Each transaction
+// mapped pages from the resident set (see boltkv.ReleaseMap). Each transaction
 // reads the pages the one before it wrote through the map, so without this
 // a 10^6-caption load peaked at 2.5 GB RSS, most of it mapped pages. It
 // is called from one goroutine at a time.
 func (b *bulkLoad) committed() {
 	if b.commits++; b.commits%releaseCommits == 0 {
-		releaseMap(b.db)
+		boltkv.ReleaseMap(b.db)
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 
 	"github.com/capgraph/capgraph/extract"
 	"github.com/capgraph/capgraph/extract/synth"
+	"github.com/capgraph/capgraph/graph/internal/boltkv"
 )
 
 // synthetic returns n extractions of synthetic captions, starting at from.
@@ -100,16 +101,16 @@ func TestBulkLoadIsCayleys(t *testing.T) {
 				return s
 			}
 			cayley, bulk := open(true), open(false)
-			empty := bulk.bolt.db()
+			empty := bulk.bolt.DB()
 			want, got := loadAll(t, cayley, tc.xs), loadAll(t, bulk, tc.xs)
 			if got != want {
 				t.Errorf("bulk load stats %+v, Cayley's %+v", got, want)
 			}
-			if bulk.bolt.db() == empty {
+			if bulk.bolt.DB() == empty {
 				t.Fatal("the bulk load did not replace the empty database")
 			}
 			if entries, _ := filepath.Glob(filepath.Join(bulk.addr, "*")); len(entries) != 1 {
-				t.Errorf("store directory holds %v, want only %s", entries, boltFile)
+				t.Errorf("store directory holds %v, want only %s", entries, boltkv.File)
 			}
 			compareStores(t, cayley, bulk)
 
@@ -124,7 +125,7 @@ func TestBulkLoadIsCayleys(t *testing.T) {
 
 func compareStores(t *testing.T, want, got *Store) {
 	t.Helper()
-	w, g := dumpStore(t, want.bolt.db()), dumpStore(t, got.bolt.db())
+	w, g := dumpStore(t, want.bolt.DB()), dumpStore(t, got.bolt.DB())
 	if len(w) == 0 {
 		t.Fatal("empty store")
 	}
@@ -293,7 +294,7 @@ func TestBulkLoadCancelled(t *testing.T) {
 		t.Fatal("cancelled load returned no error")
 	}
 	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 || entries[0].Name() != boltFile {
+	if len(entries) != 1 || entries[0].Name() != boltkv.File {
 		t.Errorf("store directory holds %v after a cancelled bulk load", entries)
 	}
 	st, err := s.Stats(context.Background())
@@ -373,9 +374,9 @@ func TestHasLiteral(t *testing.T) {
 func TestBulkLoadAfterAnEmptyLoad(t *testing.T) {
 	s := openTemp(t)
 	loadAll(t, s, nil)
-	empty := s.bolt.db()
+	empty := s.bolt.DB()
 	loadAll(t, s, synthetic(t, 0, 5))
-	if s.bolt.db() == empty {
+	if s.bolt.DB() == empty {
 		t.Error("the load after an empty one went through Cayley's writer, not the bulk load")
 	}
 	checkTallies(t, s, "after the bulk load")
@@ -394,12 +395,12 @@ func TestBulkLoadWritesFreelist(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(filepath.Join(dir, boltFile))
+	f, err := os.Open(filepath.Join(dir, boltkv.File))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if m := currentBoltMeta(f); !m.ok || m.freelist == ^uint64(0) {
+	if m := boltkv.CurrentMeta(f); !m.OK || m.Freelist == ^uint64(0) {
 		t.Errorf("the bulk-loaded store's meta (%+v) has no freelist page", m)
 	}
 }

@@ -23,7 +23,7 @@ const maxProblems = 20
 // that the statistics can be read. It reads only. On PostgreSQL and in
 // memory it returns an error: their servers check themselves.
 func (s *Store) Check(ctx context.Context) (r CheckReport, err error) {
-	db := s.bolt.db()
+	db := s.bolt.DB()
 	if db == nil {
 		return r, fmt.Errorf("graph: check %s: only the embedded store can be checked", s.addr)
 	}

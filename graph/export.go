@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/cayleygraph/quad"
+
+	"github.com/capgraph/capgraph/graph/internal/boltkv"
 )
 
 // A Format is an export format of [Store.Export].
@@ -54,7 +56,7 @@ func ParseFormat(s string) (Format, error) {
 // its quads sorted. The flattened formats repeat a triple that several
 // captions state.
 func (s *Store) Export(ctx context.Context, w io.Writer, format Format) (_ int, err error) {
-	defer pageFault(&err) // a damaged page ends the read with ErrDamaged
+	defer boltkv.PageFault(&err) // a damaged page ends the read with ErrDamaged
 	bw := bufio.NewWriterSize(w, 256<<10)
 	var enc encoder
 	switch format {

@@ -24,6 +24,8 @@ import (
 	"github.com/hidal-go/hidalgo/kv/options"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/capgraph/capgraph/graph/internal/boltkv"
 )
 
 // boltQueries is the quad store that queries run on with the embedded
@@ -326,8 +328,8 @@ func (q *boltQueries) prefixSize(ctx context.Context, prefix hkv.Key) (refs.Size
 
 // lastKey returns the greatest key under prefix, or nil.
 func lastKey(tx hkv.Tx, prefix hkv.Key) []byte {
-	if t, ok := tx.(*boltTx); ok {
-		return t.last(prefix)
+	if t, ok := tx.(*boltkv.Tx); ok {
+		return t.Last(prefix)
 	}
 	return nil
 }

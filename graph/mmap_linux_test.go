@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/capgraph/capgraph/graph/internal/boltkv"
 )
 
 func TestReleaseMapDropsMappedPages(t *testing.T) {
@@ -24,7 +26,7 @@ func TestReleaseMapDropsMappedPages(t *testing.T) {
 	if _, err := s.Export(context.Background(), io.Discard, NQuads); err != nil {
 		t.Fatal(err)
 	}
-	file := filepath.Join(dir, boltFile)
+	file := filepath.Join(dir, boltkv.File)
 	before := mappedKB(t, file)
 	if before == 0 {
 		t.Fatal("reading the whole store left no page of it mapped; the test measures nothing")

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/cayleygraph/quad"
+
+	"github.com/capgraph/capgraph/graph/internal/boltkv"
 )
 
 // Stats describes what a store holds.
@@ -53,7 +55,7 @@ func expand(prefixed string) quad.IRI {
 // object index of their class, and the facts of every predicate in one
 // pass over the quads.
 func (s *Store) Stats(ctx context.Context) (_ Stats, err error) {
-	defer pageFault(&err) // a damaged page ends the read with ErrDamaged
+	defer boltkv.PageFault(&err) // a damaged page ends the read with ErrDamaged
 	st := Stats{Entities: make(map[string]int), Relations: make(map[string]int)}
 	fail := func(err error) (Stats, error) { return st, fmt.Errorf("graph: stats %s: %w", s.addr, err) }
 	for _, c := range EntityClasses {

@@ -4,7 +4,7 @@
 // Cayley. docs/model.md describes the RDF it writes.
 //
 // The embedded store is Cayley's kv quad store on bbolt, through a
-// key-value layer of capgraph's own (boltkv.go) that keeps Cayley's value
+// key-value layer of capgraph's own (internal/boltkv) that keeps Cayley's value
 // maps in two buckets instead of 131,072. The first load into an empty
 // embedded store bypasses Cayley's writer: bulk.go writes the same keys in
 // key order, sorted on disk (runsort.go). On PostgreSQL, queries run on a
@@ -16,7 +16,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io/fs"
 	"iter"
 	"log/slog"
@@ -36,11 +35,11 @@ import (
 	_ "github.com/cayleygraph/cayley/query/gizmo" // Query languages
 	"github.com/cayleygraph/cayley/query/shape"
 	"github.com/cayleygraph/quad"
-	hkv "github.com/hidal-go/hidalgo/kv"
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
 
 	"github.com/capgraph/capgraph/extract"
+	"github.com/capgraph/capgraph/graph/internal/boltkv"
 )
 
 // ErrStoreInUse reports that another process holds the embedded store's
@@ -92,7 +91,7 @@ type Options struct {
 type Store struct {
 	qs   cgraph.QuadStore
 	read cgraph.QuadStore // what queries run on: qs, boltQueries or sqlQueries{qs}
-	bolt *boltHandle      // the embedded store's database, else nil
+	bolt *boltkv.Handle   // the embedded store's database, else nil
 	addr string
 	opts Options
 	log  *slog.Logger
@@ -101,132 +100,10 @@ type Store struct {
 	noBulk bool
 }
 
-const (
-	boltBackend = "capgraph-bbolt" // bbolt with a lock timeout
-	boltFile    = "indexes.bolt"
-	pgBackend   = "postgres"
-)
-
-func init() {
-	// Cayley's kv stores index quads by (subject, predicate) and by
-	// (object, predicate, subject). capgraph needs no other index: a
-	// caption graph is read from its own subjects (docs/model.md), so no
-	// Cayley global is changed here.
-	kv.Register(boltBackend, kv.Registration{
-		InitFunc:     func(dir string, o cgraph.Options) (hkv.KV, error) { return openBolt(dir, o, true) },
-		NewFunc:      func(dir string, o cgraph.Options) (hkv.KV, error) { return openBolt(dir, o, false) },
-		IsPersistent: true,
-	})
-}
-
-func openBolt(dir string, o cgraph.Options, create bool) (hkv.KV, error) {
-	if create {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, err
-		}
-	} else if err := checkBoltFile(filepath.Join(dir, boltFile)); err != nil {
-		return nil, err
-	}
-	timeout, _ := o["timeout"].(time.Duration)
-	nosync, _ := o["nosync"].(bool)
-	readOnly, _ := o["readonly"].(bool)
-	db, err := bolt.Open(filepath.Join(dir, boltFile), 0o644, &bolt.Options{Timeout: timeout, NoSync: nosync, NoGrowSync: nosync, ReadOnly: readOnly})
-	if err != nil {
-		return nil, err
-	}
-	kv, err := newBoltKV(db)
-	if err != nil {
-		db.Close()
-		return nil, err
-	}
-	if h, ok := o["handle"].(*boltHandle); ok {
-		h.kv = kv
-	}
-	return kv, nil
-}
+const pgBackend = "postgres"
 
 // ErrDamaged reports a store file that is not a whole bbolt database.
-var ErrDamaged = errors.New("store is damaged or not a capgraph store")
-
-// checkBoltFile reads the two meta pages of a bbolt file before bbolt
-// maps it: a file cut short (a full disk, a copy that stopped) would make
-// bbolt read past the end of its map and kill the process with a fault
-// that no recover catches. It wants a meta page whose checksum holds and
-// a file as long as the pages that meta says exist.
-func checkBoltFile(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	m := currentBoltMeta(f)
-	if !m.ok {
-		return fmt.Errorf("%w: %s has no valid bbolt meta page", ErrDamaged, path)
-	}
-	if need := m.pages * m.pageSize; uint64(st.Size()) < need {
-		return fmt.Errorf("%w: %s ends at byte %d, but its pages reach byte %d (the file was cut short)", ErrDamaged, path, st.Size(), need)
-	}
-	return nil
-}
-
-// A boltMeta is what checkBoltFile reads of a bbolt meta page.
-type boltMeta struct {
-	ok                              bool // magic and checksum hold
-	pageSize, freelist, pages, txid uint64
-}
-
-// currentBoltMeta returns the meta page bbolt would use: the valid one of
-// the two with the higher txid.
-func currentBoltMeta(f *os.File) boltMeta {
-	m0 := readBoltMeta(f, 0)
-	off := int64(os.Getpagesize()) // where bbolt looks when the first meta is bad
-	if m0.ok {
-		off = int64(m0.pageSize)
-	}
-	m := readBoltMeta(f, off)
-	if !m.ok || m0.ok && m0.txid > m.txid {
-		m = m0
-	}
-	return m
-}
-
-// readBoltMeta reads the meta page at off: after a 16-byte page header,
-// magic, version, page size and flags (4 bytes each), the root bucket
-// (16), the freelist page (8), the high-water page id (8), the txid (8)
-// and an FNV-64a checksum of all that.
-func readBoltMeta(f *os.File, off int64) boltMeta {
-	var buf [16 + 64]byte
-	if _, err := f.ReadAt(buf[:], off); err != nil {
-		return boltMeta{}
-	}
-	m := buf[16:]
-	if binary.LittleEndian.Uint32(m[0:]) != 0xED0CDAED {
-		return boltMeta{}
-	}
-	h := fnv.New64a()
-	h.Write(m[:56])
-	if h.Sum64() != binary.LittleEndian.Uint64(m[56:]) {
-		return boltMeta{}
-	}
-	return boltMeta{ok: true, pageSize: uint64(binary.LittleEndian.Uint32(m[8:])),
-		freelist: binary.LittleEndian.Uint64(m[32:]), pages: binary.LittleEndian.Uint64(m[40:]),
-		txid: binary.LittleEndian.Uint64(m[48:])}
-}
-
-// A boltHandle receives the key-value layer that Cayley opens for a Store.
-type boltHandle struct{ kv *boltKV }
-
-// db returns the bbolt database under the store, or nil before it opens.
-func (h *boltHandle) db() *bolt.DB {
-	if h == nil || h.kv == nil {
-		return nil
-	}
-	return h.kv.db.Load()
-}
+var ErrDamaged = boltkv.ErrDamaged
 
 // Open opens the store at addr, creating it on first use. addr is a
 // directory for the embedded bbolt store, a postgres:// or postgresql://
@@ -261,15 +138,15 @@ func Open(ctx context.Context, addr string, opts Options) (*Store, error) {
 			s.qs, err = cgraph.NewQuadStore(pgBackend, addr, nil)
 		}
 	default:
-		s.bolt = new(boltHandle)
+		s.bolt = new(boltkv.Handle)
 		o := cgraph.Options{"no_bloom": true, "nosync": opts.NoSync, "timeout": opts.LockTimeout, "handle": s.bolt, "readonly": opts.ReadOnly}
-		if _, statErr := os.Stat(filepath.Join(addr, boltFile)); errors.Is(statErr, fs.ErrNotExist) && !opts.ReadOnly {
-			if err = cgraph.InitQuadStore(boltBackend, addr, o); errors.Is(err, cgraph.ErrDatabaseExists) {
+		if _, statErr := os.Stat(filepath.Join(addr, boltkv.File)); errors.Is(statErr, fs.ErrNotExist) && !opts.ReadOnly {
+			if err = cgraph.InitQuadStore(boltkv.Backend, addr, o); errors.Is(err, cgraph.ErrDatabaseExists) {
 				err = nil
 			}
 		}
 		if err == nil {
-			s.qs, err = cgraph.NewQuadStore(boltBackend, addr, o)
+			s.qs, err = cgraph.NewQuadStore(boltkv.Backend, addr, o)
 		}
 	}
 	if errors.Is(err, bolterrors.ErrTimeout) {
@@ -281,7 +158,7 @@ func Open(ctx context.Context, addr string, opts Options) (*Store, error) {
 	s.read = s.qs
 	switch kqs, ok := s.qs.(*kv.QuadStore); {
 	case ok && s.bolt != nil:
-		q, err := newBoltQueries(ctx, kqs, s.bolt.kv)
+		q, err := newBoltQueries(ctx, kqs, s.bolt.KV())
 		if err != nil {
 			s.qs.Close()
 			return nil, fmt.Errorf("graph: open %s: %w", s.addr, err)
@@ -640,8 +517,8 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 // nothing in it, laid out as a bulk load writes (flat, Cayley's default
 // indexes); otherwise it returns nil, and Load writes through Cayley.
 func (s *Store) startBulk() (*bulkLoad, error) {
-	db := s.bolt.db()
-	if db == nil || s.noBulk || !s.bolt.kv.flat {
+	db := s.bolt.DB()
+	if db == nil || s.noBulk || !s.bolt.KV().Flat() {
 		return nil, nil
 	}
 	empty := false
@@ -668,7 +545,7 @@ func (s *Store) startBulk() (*bulkLoad, error) {
 // empty one. The new file is renamed over the old while both are open and
 // locked, so no other process finds the store unlocked meanwhile.
 func (s *Store) commitBulk(bl *bulkLoad) error {
-	live := s.bolt.db()
+	live := s.bolt.DB()
 	start := time.Now()
 	s.log.Debug("bulk load: writing sorted buckets", "quads", bl.size, "nodes", bl.horizon-uint64(bl.size))
 	if err := bl.commit(live); err != nil {
@@ -686,7 +563,7 @@ func (s *Store) commitBulk(bl *bulkLoad) error {
 			return err
 		}
 	}
-	old := s.bolt.kv.swap(bl.db)
+	old := s.bolt.KV().Swap(bl.db)
 	bl.db = nil // the store's now: abandon must not close it
 	s.written()
 	return old.Close()
@@ -734,16 +611,16 @@ func (s *Store) written() {
 const releaseEvery = 4096
 
 // releaseMapped drops bbolt's mapped pages from the process's resident set
-// (see releaseMap); a no-op on other backends.
+// (see boltkv.ReleaseMap); a no-op on other backends.
 func (s *Store) releaseMapped() {
-	if db := s.bolt.db(); db != nil {
-		releaseMap(db)
+	if db := s.bolt.DB(); db != nil {
+		boltkv.ReleaseMap(db)
 	}
 }
 
 // sync makes what Load wrote durable when commits skip fsync.
 func (s *Store) sync() error {
-	db := s.bolt.db()
+	db := s.bolt.DB()
 	if !s.opts.NoSync || db == nil {
 		return nil
 	}

@@ -1,7 +1,7 @@
 //go:build !linux
 
-package graph
+package boltkv
 
 import bolt "go.etcd.io/bbolt"
 
-func releaseMap(*bolt.DB) {}
+func ReleaseMap(*bolt.DB) {}

@@ -1,4 +1,4 @@
-package graph
+package boltkv
 
 import (
 	"bytes"
@@ -12,11 +12,11 @@ import (
 	bolterrors "go.etcd.io/bbolt/errors"
 )
 
-// boltKV is the key-value layer under Cayley's kv quad store, on bbolt. It
+// KV is the key-value layer under Cayley's kv quad store, on bbolt. It
 // replaces hidalgo's bbolt adapter for two reasons that cost load time:
 //
 //   - The adapter looks up (and on writes, creates) the top-level bucket
-//     for every key; a boltTx keeps the buckets it has opened.
+//     for every key; a Tx keeps the buckets it has opened.
 //   - Cayley spreads its value-to-id and reference-count maps over 2 x
 //     65,536 buckets named 'v' or 'n' followed by the first two bytes of
 //     the value's hash. In a flat store those live in two buckets, "v" and
@@ -27,15 +27,15 @@ import (
 // Keys keep their meaning: fold maps a Cayley key to where it is stored,
 // unfold maps it back, and the mapping is one-to-one. Stores written
 // before the flat layout (with v<h0><h1> buckets) are opened unflattened.
-type boltKV struct {
-	db   atomic.Pointer[bolt.DB] // swapped once by a bulk load (bulk.go)
+type KV struct {
+	db   atomic.Pointer[bolt.DB] // swapped once by a bulk load (package bulk)
 	flat bool
 }
 
-// newBoltKV returns the key-value layer over db, flat unless db already
+// New returns the key-value layer over db, flat unless db already
 // holds Cayley's per-hash buckets.
-func newBoltKV(db *bolt.DB) (*boltKV, error) {
-	kv := &boltKV{flat: true}
+func New(db *bolt.DB) (*KV, error) {
+	kv := &KV{flat: true}
 	kv.db.Store(db)
 	err := db.View(func(tx *bolt.Tx) error {
 		c := tx.Cursor()
@@ -49,26 +49,30 @@ func newBoltKV(db *bolt.DB) (*boltKV, error) {
 	return kv, err
 }
 
-func (kv *boltKV) Close() error { return kv.db.Load().Close() }
+// Flat reports whether kv stores Cayley's per-hash buckets flattened, the
+// layout that a bulk load writes.
+func (kv *KV) Flat() bool { return kv.flat }
 
-// swap makes db the database under kv and returns the one it replaces;
+func (kv *KV) Close() error { return kv.db.Load().Close() }
+
+// Swap makes db the database under kv and returns the one it replaces;
 // both must have kv's layout. Transactions begun before go on in the old
 // one.
-func (kv *boltKV) swap(db *bolt.DB) *bolt.DB { return kv.db.Swap(db) }
+func (kv *KV) Swap(db *bolt.DB) *bolt.DB { return kv.db.Swap(db) }
 
-func (kv *boltKV) Tx(ctx context.Context, rw bool) (hkv.Tx, error) {
+func (kv *KV) Tx(ctx context.Context, rw bool) (hkv.Tx, error) {
 	tx, err := kv.db.Load().Begin(rw)
 	if err != nil {
 		return nil, err
 	}
-	return &boltTx{tx: tx, flat: kv.flat}, nil
+	return &Tx{tx: tx, flat: kv.flat}, nil
 }
 
-func (kv *boltKV) View(ctx context.Context, fn func(hkv.Tx) error) error {
+func (kv *KV) View(ctx context.Context, fn func(hkv.Tx) error) error {
 	return hkv.View(ctx, kv, fn)
 }
 
-func (kv *boltKV) Update(ctx context.Context, fn func(hkv.Tx) error) error {
+func (kv *KV) Update(ctx context.Context, fn func(hkv.Tx) error) error {
 	return hkv.Update(ctx, kv, fn)
 }
 
@@ -102,34 +106,34 @@ func unfold(k hkv.Key) hkv.Key {
 	return append(out, k[2:]...)
 }
 
-// fillPercent is how full bbolt packs the pages of a bucket it splits,
+// FillPercent is how full bbolt packs the pages of a bucket it splits,
 // for Cayley's buckets whose keys mostly arrive in order: quad and node
 // ids in "log", subject-then-predicate ids in "sp" (new subjects get new,
 // higher ids). At bbolt's default of one half, appending leaves every page
 // half empty; packed, those buckets take half the pages to store and to
 // write. "ops" and the hash-keyed maps take keys all over and keep the
 // default.
-var fillPercent = map[string]float64{"log": 1.0, "sp": 0.9}
+var FillPercent = map[string]float64{"log": 1.0, "sp": 0.9}
 
-// A boltTx is one bbolt transaction.
-type boltTx struct {
+// A Tx is one bbolt transaction.
+type Tx struct {
 	tx   *bolt.Tx
 	flat bool
 	top  map[string]*bolt.Bucket // top-level buckets opened so far
 }
 
-func (t *boltTx) key(k hkv.Key) hkv.Key {
+func (t *Tx) key(k hkv.Key) hkv.Key {
 	if t.flat {
 		return fold(k)
 	}
 	return k
 }
 
-func (t *boltTx) root() *bolt.Bucket { return t.tx.Cursor().Bucket() }
+func (t *Tx) root() *bolt.Bucket { return t.tx.Cursor().Bucket() }
 
 // bucket returns the bucket that holds the last part of k, creating the
 // buckets on its path when create is set, or nil when one is missing.
-func (t *boltTx) bucket(k hkv.Key, create bool) (*bolt.Bucket, error) {
+func (t *Tx) bucket(k hkv.Key, create bool) (*bolt.Bucket, error) {
 	if len(k) <= 1 {
 		return t.root(), nil
 	}
@@ -144,7 +148,7 @@ func (t *boltTx) bucket(k hkv.Key, create bool) (*bolt.Bucket, error) {
 		if b == nil {
 			return nil, writeErr(err)
 		}
-		if f, ok := fillPercent[string(k[0])]; ok {
+		if f, ok := FillPercent[string(k[0])]; ok {
 			b.FillPercent = f
 		}
 		if t.top == nil {
@@ -175,20 +179,20 @@ func writeErr(err error) error {
 	return err
 }
 
-// pageFault turns a panic into ErrDamaged. bbolt panics on a page it
+// PageFault turns a panic into ErrDamaged. bbolt panics on a page it
 // cannot read ("unknown page type", a page past the high-water mark),
 // which a sound file never has. Cayley calls the kv layer from goroutines
 // of its own (Gizmo's), where such a panic would end the process, so every
 // read here catches it and returns it as an error; Stats and Export catch
 // what reaches them by other ways. It does not catch faults.
-func pageFault(err *error) {
+func PageFault(err *error) {
 	if v := recover(); v != nil {
 		*err = fmt.Errorf("%w: %v", ErrDamaged, v)
 	}
 }
 
-func (t *boltTx) Get(ctx context.Context, k hkv.Key) (_ hkv.Value, err error) {
-	defer pageFault(&err)
+func (t *Tx) Get(ctx context.Context, k hkv.Key) (_ hkv.Value, err error) {
+	defer PageFault(&err)
 	k = t.key(k)
 	b, err := t.bucket(k, false)
 	if err != nil {
@@ -204,12 +208,12 @@ func (t *boltTx) Get(ctx context.Context, k hkv.Key) (_ hkv.Value, err error) {
 	return v, nil
 }
 
-// last returns the greatest key that starts with prefix, as stored
+// Last returns the greatest key that starts with prefix, as stored
 // (the last part of the key), or nil if there is none.
-func (t *boltTx) last(prefix hkv.Key) (last []byte) {
+func (t *Tx) Last(prefix hkv.Key) (last []byte) {
 	var err error
 	defer func() {
-		if pageFault(&err); err != nil {
+		if PageFault(&err); err != nil {
 			last = nil
 		}
 	}()
@@ -249,7 +253,7 @@ func prefixEnd(p []byte) []byte {
 	return nil
 }
 
-func (t *boltTx) GetBatch(ctx context.Context, keys []hkv.Key) ([]hkv.Value, error) {
+func (t *Tx) GetBatch(ctx context.Context, keys []hkv.Key) ([]hkv.Value, error) {
 	vals := make([]hkv.Value, len(keys))
 	for i, k := range keys {
 		v, err := t.Get(ctx, k)
@@ -263,7 +267,7 @@ func (t *boltTx) GetBatch(ctx context.Context, keys []hkv.Key) ([]hkv.Value, err
 
 // Put writes v at k. A key whose last part is empty, with no value, only
 // creates the bucket it names, as hkv.CreateBucket asks.
-func (t *boltTx) Put(ctx context.Context, k hkv.Key, v hkv.Value) error {
+func (t *Tx) Put(ctx context.Context, k hkv.Key, v hkv.Value) error {
 	if len(k) == 0 {
 		return errors.New("graph: empty key")
 	}
@@ -283,7 +287,7 @@ func (t *boltTx) Put(ctx context.Context, k hkv.Key, v hkv.Value) error {
 	return writeErr(b.Put(k[len(k)-1], v))
 }
 
-func (t *boltTx) Del(ctx context.Context, k hkv.Key) error {
+func (t *Tx) Del(ctx context.Context, k hkv.Key) error {
 	k = t.key(k)
 	b, err := t.bucket(k, false)
 	if err != nil || b == nil || len(k) == 0 {
@@ -292,26 +296,26 @@ func (t *boltTx) Del(ctx context.Context, k hkv.Key) error {
 	return writeErr(b.Delete(k[len(k)-1]))
 }
 
-func (t *boltTx) Commit(ctx context.Context) error { return t.tx.Commit() }
+func (t *Tx) Commit(ctx context.Context) error { return t.tx.Commit() }
 
 // Close rolls back the transaction; after Commit it does nothing.
-func (t *boltTx) Close() error {
+func (t *Tx) Close() error {
 	if err := t.tx.Rollback(); err != nil && !errors.Is(err, bolterrors.ErrTxClosed) {
 		return err
 	}
 	return nil
 }
 
-func (t *boltTx) Scan(ctx context.Context, opts ...hkv.IteratorOption) hkv.Iterator {
-	it := &boltIter{tx: t}
+func (t *Tx) Scan(ctx context.Context, opts ...hkv.IteratorOption) hkv.Iterator {
+	it := &prefixIter{tx: t}
 	it.WithPrefix(nil)
 	return hkv.ApplyIteratorOptions(it, opts)
 }
 
-// A boltIter walks the keys under a prefix in order, depth first through
+// A prefixIter walks the keys under a prefix in order, depth first through
 // nested buckets.
-type boltIter struct {
-	tx    *boltTx
+type prefixIter struct {
+	tx    *Tx
 	base  *bolt.Bucket // the deepest bucket the prefix names, nil if none
 	path  hkv.Key      // the stored key of base
 	first []byte       // what keys directly in base must start with
@@ -327,12 +331,12 @@ type iterLevel struct {
 	name []byte // the key of b in its parent; nil for base
 }
 
-var _ hkv.PrefixIterator = (*boltIter)(nil)
+var _ hkv.PrefixIterator = (*prefixIter)(nil)
 
 // WithPrefix restricts the iterator to keys starting with pref.
-func (it *boltIter) WithPrefix(pref hkv.Key) hkv.Iterator {
+func (it *prefixIter) WithPrefix(pref hkv.Key) hkv.Iterator {
 	defer func() {
-		if pageFault(&it.err); it.err != nil {
+		if PageFault(&it.err); it.err != nil {
 			it.base, it.done = nil, true
 		}
 	}()
@@ -347,7 +351,7 @@ func (it *boltIter) WithPrefix(pref hkv.Key) hkv.Iterator {
 	return it
 }
 
-func (it *boltIter) Reset() {
+func (it *prefixIter) Reset() {
 	if it.err != nil {
 		return // a damaged page stays damaged
 	}
@@ -358,9 +362,9 @@ func (it *boltIter) Reset() {
 	}
 }
 
-func (it *boltIter) Next(ctx context.Context) (ok bool) {
+func (it *prefixIter) Next(ctx context.Context) (ok bool) {
 	defer func() {
-		if pageFault(&it.err); it.err != nil {
+		if PageFault(&it.err); it.err != nil {
 			it.done, it.k, it.v, ok = true, nil, nil, false
 		}
 	}()
@@ -395,7 +399,7 @@ func (it *boltIter) Next(ctx context.Context) (ok bool) {
 	return false
 }
 
-func (it *boltIter) Key() hkv.Key {
+func (it *prefixIter) Key() hkv.Key {
 	if it.k == nil {
 		return nil
 	}
@@ -410,10 +414,10 @@ func (it *boltIter) Key() hkv.Key {
 	return k
 }
 
-func (it *boltIter) Val() hkv.Value { return it.v }
-func (it *boltIter) Err() error     { return it.err }
+func (it *prefixIter) Val() hkv.Value { return it.v }
+func (it *prefixIter) Err() error     { return it.err }
 
-func (it *boltIter) Close() error {
+func (it *prefixIter) Close() error {
 	it.stack, it.k, it.v, it.done = nil, nil, nil, true
 	return nil
 }
