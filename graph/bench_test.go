@@ -42,7 +42,7 @@ func benchLoad(b *testing.B, opts graph.Options, addr func() string, before ...e
 }
 
 // BenchmarkLoadBolt loads 2,000 synthetic captions into a new bbolt store:
-// the bulk load of a first build (graph/bulk.go).
+// the bulk load of a first build (graph/internal/bulk).
 func BenchmarkLoadBolt(b *testing.B) {
 	benchLoad(b, graph.Options{}, func() string { return filepath.Join(b.TempDir(), "db") })
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/capgraph/capgraph/extract"
 	"github.com/capgraph/capgraph/extract/synth"
 	"github.com/capgraph/capgraph/graph/internal/boltkv"
+	"github.com/capgraph/capgraph/graph/internal/bulk"
 )
 
 // synthetic returns n extractions of synthetic captions, starting at from.
@@ -78,15 +79,15 @@ func TestBulkLoadIsCayleys(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		xs      []extract.Extraction
-		records int // bulkRecords: small ones make many runs
+		records int // bulk.Records: small ones make many runs
 	}{
 		{"in memory", xs, 1 << 21},
 		{"in runs", xs, 997},
 		{"a caption twice", twice, 997},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			defer func(n int) { bulkRecords = n }(bulkRecords)
-			bulkRecords = tc.records
+			defer func(n int) { bulk.Records = n }(bulk.Records)
+			bulk.Records = tc.records
 			now := func() time.Time { return time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC) }
 			// One batch a load: Cayley's path rewrites the tallies at
 			// every batch, which a bulk load, writing them once, cannot
@@ -100,25 +101,25 @@ func TestBulkLoadIsCayleys(t *testing.T) {
 				s.noBulk = noBulk
 				return s
 			}
-			cayley, bulk := open(true), open(false)
-			empty := bulk.bolt.DB()
-			want, got := loadAll(t, cayley, tc.xs), loadAll(t, bulk, tc.xs)
+			cayley, bulked := open(true), open(false)
+			empty := bulked.bolt.DB()
+			want, got := loadAll(t, cayley, tc.xs), loadAll(t, bulked, tc.xs)
 			if got != want {
 				t.Errorf("bulk load stats %+v, Cayley's %+v", got, want)
 			}
-			if bulk.bolt.DB() == empty {
+			if bulked.bolt.DB() == empty {
 				t.Fatal("the bulk load did not replace the empty database")
 			}
-			if entries, _ := filepath.Glob(filepath.Join(bulk.addr, "*")); len(entries) != 1 {
+			if entries, _ := filepath.Glob(filepath.Join(bulked.addr, "*")); len(entries) != 1 {
 				t.Errorf("store directory holds %v, want only %s", entries, boltkv.File)
 			}
-			compareStores(t, cayley, bulk)
+			compareStores(t, cayley, bulked)
 
-			want, got = loadAll(t, cayley, later), loadAll(t, bulk, later)
+			want, got = loadAll(t, cayley, later), loadAll(t, bulked, later)
 			if got != want || got.Replaced != 50 {
 				t.Errorf("later load: bulk-loaded store %+v, Cayley's %+v", got, want)
 			}
-			compareStores(t, cayley, bulk)
+			compareStores(t, cayley, bulked)
 		})
 	}
 }
@@ -315,10 +316,10 @@ func TestBulkLoadLeftovers(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if err := os.WriteFile(filepath.Join(dir, bulkFile), []byte("half a database"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, bulk.File), []byte("half a database"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.MkdirAll(filepath.Join(dir, bulkRunDir+"123", "x"), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, bulk.RunDirPrefix+"123", "x"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	loadAll(t, s, synthetic(t, 0, 5))

@@ -6,14 +6,13 @@
 // The embedded store is Cayley's kv quad store on bbolt, through a
 // key-value layer of capgraph's own (internal/boltkv) that keeps Cayley's value
 // maps in two buckets instead of 131,072. The first load into an empty
-// embedded store bypasses Cayley's writer: bulk.go writes the same keys in
-// key order, sorted on disk (runsort.go). On PostgreSQL, queries run on a
+// embedded store bypasses Cayley's writer: package internal/bulk writes the same keys
+// in key order, sorted on disk. On PostgreSQL, queries run on a
 // wrapper (sqlquery.go) that avoids a crash in Cayley's SQL iterators.
 package graph
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -35,11 +34,11 @@ import (
 	_ "github.com/cayleygraph/cayley/query/gizmo" // Query languages
 	"github.com/cayleygraph/cayley/query/shape"
 	"github.com/cayleygraph/quad"
-	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
 
 	"github.com/capgraph/capgraph/extract"
 	"github.com/capgraph/capgraph/graph/internal/boltkv"
+	"github.com/capgraph/capgraph/graph/internal/bulk"
 )
 
 // ErrStoreInUse reports that another process holds the embedded store's
@@ -263,7 +262,7 @@ type LoadStats struct {
 // stops at the first error from xs unless Options.KeepGoing is set;
 // batches already committed stay.
 //
-// The first Load into an empty embedded store is a bulk load (bulk.go):
+// The first Load into an empty embedded store is a bulk load (internal/bulk):
 // it writes the same keys as Cayley would, about ten times faster, into a
 // new file that replaces the empty one when Load ends. Until then nothing
 // is committed: a crash or a cancelled ctx leaves the store empty, and an
@@ -294,50 +293,50 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 		// sinceRelease counts captions read since mapped pages were last
 		// released.
 		sinceRelease = 0
-		// bulk writes the first load of an empty embedded store (bulk.go);
+		// bulk writes the first load of an empty embedded store (internal/bulk);
 		// staged counts what it holds, not yet committed.
-		bulk   *bulkLoad
-		staged LoadStats
+		bulkLoad *bulk.Loader
+		staged   LoadStats
 		// bulkCounts are the tallies of what the bulk load holds.
 		bulkCounts  = make(map[quad.Value]int)
 		bulkCredits = make(map[credit]int)
 	)
-	bulk, err := s.startBulk()
+	bulkLoad, err := s.startBulk()
 	if err != nil {
 		return st, err
 	}
-	if bulk == nil {
+	if bulkLoad == nil {
 		if err := s.ensureTallies(ctx); err != nil {
 			return st, fmt.Errorf("graph: count %s: %w", s.addr, err)
 		}
 	}
 	defer func() {
-		if bulk != nil {
-			bulk.abandon()
+		if bulkLoad != nil {
+			bulkLoad.Abandon()
 		}
 	}()
 	// endBulk commits the bulk load, if one is under way; a cancelled ctx
 	// abandons it instead, leaving the store empty, as it was.
 	endBulk := func() error {
-		if bulk == nil {
+		if bulkLoad == nil {
 			return nil
 		}
-		bl := bulk
-		bulk = nil
+		bl := bulkLoad
+		bulkLoad = nil
 		if err := ctx.Err(); err != nil {
-			bl.abandon()
+			bl.Abandon()
 			return err
 		}
 		// The tallies, with their marker, only beside captions: a store
 		// that a load of nothing left empty is bulk loaded next time.
 		if staged.Added > 0 {
-			if err := bl.add(talliesGraph, talliesGraph, tallyQuads(bulkCounts, bulkCredits), nil); err != nil {
-				bl.abandon()
+			if err := bl.Add(talliesGraph, talliesGraph, tallyQuads(bulkCounts, bulkCredits), nil); err != nil {
+				bl.Abandon()
 				return fmt.Errorf("graph: bulk load %s: %w", s.addr, err)
 			}
 		}
 		if err := s.commitBulk(bl); err != nil {
-			bl.abandon()
+			bl.Abandon()
 			return fmt.Errorf("graph: bulk load %s: %w", s.addr, err)
 		}
 		st.Added += staged.Added
@@ -391,7 +390,7 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 		p := prov
 		p.Time = s.opts.Now()
 		return p
-	}, runtime.GOMAXPROCS(0), bulk != nil)
+	}, runtime.GOMAXPROCS(0), bulkLoad != nil)
 	for m := range items {
 		x, err := m.x, m.err
 		if err != nil {
@@ -418,9 +417,9 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 			return st, errors.Join(err, flush())
 		}
 		st.Captions++
-		if bulk != nil {
+		if bulkLoad != nil {
 			g := quad.IRI(GraphIRI(x.ID))
-			if !bulk.has(g) {
+			if !bulkLoad.Has(g) {
 				own, desc := m.quads(prov, s.opts.Now)
 				desc = newDescriptions(desc, described)
 				for _, q := range own {
@@ -429,7 +428,7 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 					}
 				}
 				credits(own, 1, bulkCredits)
-				if err := bulk.add(g, quad.IRI(PhotoIRI(x.ID)), own, desc); err != nil {
+				if err := bulkLoad.Add(g, quad.IRI(PhotoIRI(x.ID)), own, desc); err != nil {
 					return st, fmt.Errorf("graph: bulk load %s: %w", s.addr, err)
 				}
 				staged.Added++
@@ -516,25 +515,15 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 // startBulk begins a bulk load when the store is an embedded one with
 // nothing in it, laid out as a bulk load writes (flat, Cayley's default
 // indexes); otherwise it returns nil, and Load writes through Cayley.
-func (s *Store) startBulk() (*bulkLoad, error) {
+func (s *Store) startBulk() (*bulk.Loader, error) {
 	db := s.bolt.DB()
 	if db == nil || s.noBulk || !s.bolt.KV().Flat() {
 		return nil, nil
 	}
-	empty := false
-	err := db.View(func(tx *bolt.Tx) error {
-		meta := tx.Bucket([]byte("meta"))
-		if meta == nil {
-			return nil
-		}
-		h := meta.Get([]byte("horizon"))
-		empty = (h == nil || binary.LittleEndian.Uint64(h) == 0) && string(meta.Get([]byte("indexes"))) == indexesJSON
-		return nil
-	})
-	if err != nil || !empty {
+	if ok, err := bulk.Fits(db); err != nil || !ok {
 		return nil, err
 	}
-	b, err := newBulkLoad(s.addr)
+	b, err := bulk.New(s.addr)
 	if err != nil {
 		return nil, fmt.Errorf("graph: bulk load %s: %w", s.addr, err)
 	}
@@ -542,29 +531,18 @@ func (s *Store) startBulk() (*bulkLoad, error) {
 }
 
 // commitBulk completes bl and puts its database in place of the store's
-// empty one. The new file is renamed over the old while both are open and
-// locked, so no other process finds the store unlocked meanwhile.
-func (s *Store) commitBulk(bl *bulkLoad) error {
+// empty one.
+func (s *Store) commitBulk(bl *bulk.Loader) error {
 	live := s.bolt.DB()
 	start := time.Now()
-	s.log.Debug("bulk load: writing sorted buckets", "quads", bl.size, "nodes", bl.horizon-uint64(bl.size))
-	if err := bl.commit(live); err != nil {
+	quads, nodes := bl.Size()
+	s.log.Debug("bulk load: writing sorted buckets", "quads", quads, "nodes", nodes)
+	db, err := bl.Commit(live)
+	if err != nil {
 		return err
 	}
 	s.log.Debug("bulk load: written", "took", time.Since(start).Round(time.Millisecond))
-	os.RemoveAll(bl.runs)
-	if err := os.Rename(bl.path, live.Path()); err != nil {
-		return err
-	}
-	if d, err := os.Open(s.addr); err == nil {
-		err = d.Sync() // the rename itself
-		d.Close()
-		if err != nil {
-			return err
-		}
-	}
-	old := s.bolt.KV().Swap(bl.db)
-	bl.db = nil // the store's now: abandon must not close it
+	old := s.bolt.KV().Swap(db)
 	s.written()
 	return old.Close()
 }

@@ -1,4 +1,4 @@
-package graph
+package bulk
 
 import (
 	"encoding/binary"
@@ -21,10 +21,10 @@ import (
 	"github.com/capgraph/capgraph/graph/internal/boltkv"
 )
 
-// A bulkLoad writes the first load of an empty embedded store straight in
-// the layout of Cayley's kv quad store (see boltkv.go), where Cayley's
-// writer would look up, and rewrite, B-tree pages all over the file for
-// every batch. On an empty store nothing needs looking up: every value is
+// A Loader writes the first load of an empty embedded store straight in
+// the layout of Cayley's kv quad store, as package boltkv folds it, where
+// Cayley's writer would look up, and rewrite, B-tree pages all over the
+// file for every batch. On an empty store nothing needs looking up: every value is
 // new the first time it is seen, so the bulk load
 //
 //   - gives each value and quad the next id, as Cayley's horizon does, and
@@ -41,7 +41,7 @@ import (
 // It writes a new database file beside the store's and renames it over the
 // empty one when done, so a build killed half way leaves the store as it
 // was: empty. The store's lock is held throughout.
-type bulkLoad struct {
+type Loader struct {
 	path    string   // the new database, renamed over the store's by commit
 	runs    string   // directory of sorted runs
 	db      *bolt.DB // the new database
@@ -111,12 +111,12 @@ func (o ownNodes) has(v quad.Value) bool {
 	return ok && (iri == o.graph || iri == o.photo || strings.HasPrefix(string(iri), o.prefix))
 }
 
-// bulkRecords is how many records each of the four sorters keeps in memory
+// Records is how many records each of the four sorters keeps in memory
 // (32 bytes each) before it writes a run: 2^19 make 16 MiB a sorter, and a
 // million captions about 160 runs an index. The sorters' memory is fixed;
 // what grows with the load is the map of shared values, about 210 bytes a
 // caption.
-var bulkRecords = 1 << 19
+var Records = 1 << 19
 
 // putsPerTx is how many keys one transaction appends to a bucket. bbolt
 // holds them in one growing node until the commit splits it into pages, and
@@ -132,19 +132,19 @@ const bulkMmapSize = 1 << 36
 // Files a bulk load leaves behind when it is killed; the next load of the
 // store removes them.
 const (
-	bulkFile   = boltkv.File + ".bulk"
-	bulkRunDir = "bulk-runs-"
+	File         = boltkv.File + ".bulk"
+	RunDirPrefix = "bulk-runs-"
 )
 
-// newBulkLoad starts a bulk load of the store in dir, removing what an
+// New starts a bulk load of the store in dir, removing what an
 // earlier, killed one left there.
-func newBulkLoad(dir string) (*bulkLoad, error) {
+func New(dir string) (*Loader, error) {
 	removeBulkLeftovers(dir)
-	runs, err := os.MkdirTemp(dir, bulkRunDir)
+	runs, err := os.MkdirTemp(dir, RunDirPrefix)
 	if err != nil {
 		return nil, err
 	}
-	path := filepath.Join(dir, bulkFile)
+	path := filepath.Join(dir, File)
 	// The map is sized for the whole file up front: bbolt remaps whenever
 	// the file outgrows it, and on each remap copies every key and value
 	// of the open transaction out of the old map.
@@ -153,7 +153,7 @@ func newBulkLoad(dir string) (*bulkLoad, error) {
 		os.RemoveAll(runs)
 		return nil, err
 	}
-	b := &bulkLoad{
+	b := &Loader{
 		path: path, runs: runs, db: db,
 		shared:  make(map[refs.ValueHash]sharedNode),
 		caption: make(map[quad.Value]int),
@@ -163,15 +163,15 @@ func newBulkLoad(dir string) (*bulkLoad, error) {
 		written: make(chan error, 1),
 	}
 	for i := range b.sorters {
-		b.sorters[i] = newRunSorter(runs, bulkRecords)
+		b.sorters[i] = newRunSorter(runs, Records)
 	}
 	go func(chunks <-chan *bulkChunk) { b.written <- b.write(chunks) }(b.chunks)
 	return b, nil
 }
 
 func removeBulkLeftovers(dir string) {
-	os.Remove(filepath.Join(dir, bulkFile))
-	old, _ := filepath.Glob(filepath.Join(dir, bulkRunDir+"*"))
+	os.Remove(filepath.Join(dir, File))
+	old, _ := filepath.Glob(filepath.Join(dir, RunDirPrefix+"*"))
 	for _, d := range old {
 		os.RemoveAll(d)
 	}
@@ -180,7 +180,7 @@ func removeBulkLeftovers(dir string) {
 // write is the writer's goroutine: it appends the chunks' log entries to
 // the log, in transactions of putsPerTx, and adds their records to the
 // sorters. After an error it drains chunks without writing.
-func (b *bulkLoad) write(chunks <-chan *bulkChunk) error {
+func (b *Loader) write(chunks <-chan *bulkChunk) error {
 	var (
 		tx  *bolt.Tx
 		log *bolt.Bucket
@@ -235,7 +235,7 @@ func (b *bulkLoad) write(chunks <-chan *bulkChunk) error {
 }
 
 // send hands the current chunk to the writer, if it holds anything.
-func (b *bulkLoad) send() {
+func (b *Loader) send() {
 	if len(b.chunk.ends) == 0 && len(b.chunk.records[sortIDs]) == 0 {
 		return
 	}
@@ -248,7 +248,7 @@ func (b *bulkLoad) send() {
 // million captions take 30 MB instead of 150. A false positive (about one
 // in 10^7 loads of 10^6 captions) only ends the bulk load early; Load goes
 // on through Cayley.
-func (b *bulkLoad) has(g quad.IRI) bool {
+func (b *Loader) Has(g quad.IRI) bool {
 	_, ok := b.graphs[graphKey(g)]
 	return ok
 }
@@ -261,7 +261,7 @@ func graphKey(g quad.IRI) uint64 {
 
 // add writes one caption: own are the quads of its graph g, desc the
 // entity descriptions not written before.
-func (b *bulkLoad) add(g, photo quad.IRI, own, desc []quad.Quad) error {
+func (b *Loader) Add(g, photo quad.IRI, own, desc []quad.Quad) error {
 	b.graphs[graphKey(g)] = struct{}{}
 	b.own = ownNodes{graph: g, photo: photo, prefix: string(g) + "#"}
 	b.stamp = time.Now().UnixNano()
@@ -293,7 +293,7 @@ func (b *bulkLoad) add(g, photo quad.IRI, own, desc []quad.Quad) error {
 }
 
 // valueMaps records a node's entries in the value maps.
-func (b *bulkLoad) valueMaps(h refs.ValueHash, id, refs uint64) {
+func (b *Loader) valueMaps(h refs.ValueHash, id, refs uint64) {
 	var r record
 	copy(r.key[:], h[:])
 	r.val = id
@@ -302,7 +302,7 @@ func (b *bulkLoad) valueMaps(h refs.ValueHash, id, refs uint64) {
 	b.chunk.records[sortCounts] = append(b.chunk.records[sortCounts], r)
 }
 
-func (b *bulkLoad) quad(q quad.Quad) error {
+func (b *Loader) quad(q quad.Quad) error {
 	var dir [4]uint64 // subject, predicate, object, label
 	for i, v := range [4]quad.Value{q.Subject, q.Predicate, q.Object, q.Label} {
 		if v == nil {
@@ -338,7 +338,7 @@ func (b *bulkLoad) quad(q quad.Quad) error {
 }
 
 // node returns the id of v, giving it the next one if it is new.
-func (b *bulkLoad) node(v quad.Value) (uint64, error) {
+func (b *Loader) node(v quad.Value) (uint64, error) {
 	if i, ok := b.caption[v]; ok {
 		b.nodes[i].refs++
 		return b.nodes[i].id, nil
@@ -368,13 +368,13 @@ func (b *bulkLoad) node(v quad.Value) (uint64, error) {
 
 // beginEntry starts the log entry of primitive id: its key, then the
 // primitive's first field, the id again.
-func (b *bulkLoad) beginEntry(id uint64) []byte {
+func (b *Loader) beginEntry(id uint64) []byte {
 	p := binary.BigEndian.AppendUint64(b.chunk.log, id)
 	p = protowire.AppendTag(p, 1, protowire.VarintType)
 	return protowire.AppendVarint(p, id)
 }
 
-func (b *bulkLoad) endEntry(p []byte) {
+func (b *Loader) endEntry(p []byte) {
 	b.chunk.log = p
 	b.chunk.ends = append(b.chunk.ends, len(p))
 }
@@ -382,7 +382,7 @@ func (b *bulkLoad) endEntry(p []byte) {
 // appendStamp adds the primitive's timestamp, field 7 of Cayley's
 // Primitive, which comes before the value (field 8) as proto.Marshal
 // orders them.
-func (b *bulkLoad) appendStamp(p []byte) []byte {
+func (b *Loader) appendStamp(p []byte) []byte {
 	p = protowire.AppendTag(p, 7, protowire.VarintType)
 	return protowire.AppendVarint(p, uint64(b.stamp))
 }
@@ -390,7 +390,7 @@ func (b *bulkLoad) appendStamp(p []byte) []byte {
 // commit writes the sorted buckets and the metadata, with meta copied
 // from the store's live database, and leaves the new database complete
 // and synced, ready to be renamed over the store's.
-func (b *bulkLoad) commit(live *bolt.DB) error {
+func (b *Loader) commit(live *bolt.DB) error {
 	for h, s := range b.shared {
 		b.valueMaps(h, s.id, uint64(s.refs))
 		if len(b.chunk.records[sortIDs]) >= chunkEntries {
@@ -471,7 +471,7 @@ type putBatch struct {
 // writeSorted writes a sorter's records into a bucket in key order, in
 // full pages. The caller's goroutine merges the runs into batches of
 // putsPerTx keys; another writes each batch in one transaction.
-func (b *bulkLoad) writeSorted(bucket string, s *runSorter, key func([]byte, record) []byte, list bool) error {
+func (b *Loader) writeSorted(bucket string, s *runSorter, key func([]byte, record) []byte, list bool) error {
 	batches := make(chan *putBatch, 2)
 	written := make(chan error, 1)
 	go func() {
@@ -537,7 +537,7 @@ func (b *bulkLoad) writeSorted(bucket string, s *runSorter, key func([]byte, rec
 // reads the pages the one before it wrote through the map, so without this
 // a 10^6-caption load peaked at 2.5 GB RSS, most of it mapped pages. It
 // is called from one goroutine at a time.
-func (b *bulkLoad) committed() {
+func (b *Loader) committed() {
 	if b.commits++; b.commits%releaseCommits == 0 {
 		boltkv.ReleaseMap(b.db)
 	}
@@ -548,7 +548,7 @@ func (b *bulkLoad) committed() {
 const releaseCommits = 256
 
 // putAll writes one batch into bucket in one transaction.
-func (b *bulkLoad) putAll(bucket string, pb *putBatch) error {
+func (b *Loader) putAll(bucket string, pb *putBatch) error {
 	return b.db.Update(func(tx *bolt.Tx) error {
 		bk, err := tx.CreateBucketIfNotExists([]byte(bucket))
 		if err != nil {
@@ -568,7 +568,7 @@ func (b *bulkLoad) putAll(bucket string, pb *putBatch) error {
 }
 
 // abandon removes what the bulk load wrote.
-func (b *bulkLoad) abandon() {
+func (b *Loader) Abandon() {
 	if b.chunks != nil {
 		close(b.chunks)
 		b.chunks = nil
@@ -582,6 +582,49 @@ func (b *bulkLoad) abandon() {
 		s.close()
 	}
 	os.RemoveAll(b.runs)
+}
+
+// Commit completes the load and puts its database in place of live, the
+// store's empty one, and returns it; the caller swaps it in and closes
+// live. The new file is renamed over the old while both are open and
+// locked, so no other process finds the store unlocked meanwhile.
+func (b *Loader) Commit(live *bolt.DB) (*bolt.DB, error) {
+	if err := b.commit(live); err != nil {
+		return nil, err
+	}
+	os.RemoveAll(b.runs)
+	if err := os.Rename(b.path, live.Path()); err != nil {
+		return nil, err
+	}
+	if d, err := os.Open(filepath.Dir(live.Path())); err == nil {
+		err = d.Sync() // the rename itself
+		d.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	db := b.db
+	b.db = nil // the caller's now: Abandon must not close it
+	return db, nil
+}
+
+// Size returns the quads and the nodes staged so far.
+func (b *Loader) Size() (quads int64, nodes uint64) { return b.size, b.horizon - uint64(b.size) }
+
+// Fits reports whether live, a store's database, can take a bulk load: it
+// holds nothing and has Cayley's default indexes, in the flat layout.
+func Fits(live *bolt.DB) (bool, error) {
+	empty := false
+	err := live.View(func(tx *bolt.Tx) error {
+		meta := tx.Bucket([]byte("meta"))
+		if meta == nil {
+			return nil
+		}
+		h := meta.Get([]byte("horizon"))
+		empty = (h == nil || binary.LittleEndian.Uint64(h) == 0) && string(meta.Get([]byte("indexes"))) == indexesJSON
+		return nil
+	})
+	return empty, err
 }
 
 // indexesJSON is what Cayley's Init writes as the "indexes" metadata for
