@@ -7,6 +7,7 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/capgraph/capgraph/extract"
+	"github.com/capgraph/capgraph/graph/model"
 )
 
 // A prepared extraction carries what the loader needs of it that needs no
@@ -27,7 +28,7 @@ type prepared struct {
 // only the hash is computed: a load through Cayley builds quads only for
 // the captions that changed. prov gives the provenance of one caption; the
 // workers call it.
-func prepare(xs iter.Seq2[extract.Extraction, error], prov func() Provenance, workers int, quads bool) iter.Seq[*prepared] {
+func prepare(xs iter.Seq2[extract.Extraction, error], prov func() model.Provenance, workers int, quads bool) iter.Seq[*prepared] {
 	return func(yield func(*prepared) bool) {
 		const ahead = 256 // captions in flight
 		var (
@@ -57,9 +58,9 @@ func prepare(xs iter.Seq2[extract.Extraction, error], prov func() Provenance, wo
 				for m := range jobs {
 					if m.err == nil && m.x.ID != "" {
 						p := prov()
-						m.hash = ContentHash(m.x, p.ExtractorVersion)
+						m.hash = model.ContentHash(m.x, p.ExtractorVersion)
 						if quads {
-							m.own, m.desc = modelQuadsHashed(m.x, p, m.hash)
+							m.own, m.desc = model.SplitQuads(m.x, p, m.hash)
 							m.ready = true
 						}
 					}
@@ -83,10 +84,10 @@ func prepare(xs iter.Seq2[extract.Extraction, error], prov func() Provenance, wo
 
 // quads returns m's quads: those built ahead, or built now with the
 // provenance p at the time now gives.
-func (m *prepared) quads(p Provenance, now func() time.Time) (own, desc []quad.Quad) {
+func (m *prepared) quads(p model.Provenance, now func() time.Time) (own, desc []quad.Quad) {
 	if m.ready {
 		return m.own, m.desc
 	}
 	p.Time = now()
-	return modelQuadsHashed(m.x, p, m.hash)
+	return model.SplitQuads(m.x, p, m.hash)
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/capgraph/capgraph/extract/synth"
 	"github.com/capgraph/capgraph/graph/internal/boltkv"
 	"github.com/capgraph/capgraph/graph/internal/bulk"
+	"github.com/capgraph/capgraph/graph/model"
 )
 
 // synthetic returns n extractions of synthetic captions, starting at from.
@@ -342,7 +343,7 @@ func TestHasLiteral(t *testing.T) {
 	defer s.Close()
 	check := func(x extract.Extraction, want bool) {
 		t.Helper()
-		h := quad.String(ContentHash(x, "test"))
+		h := quad.String(model.ContentHash(x, "test"))
 		got, err := s.hasLiteral(context.Background(), h)
 		if err != nil {
 			t.Fatal(err)

@@ -18,7 +18,7 @@ import (
 // TestDescriptionByIndex checks the index-backed description read against
 // a read of every quad of the subject, for every entity the bundled
 // examples describe: it fails when describe writes a predicate that
-// descriptionPredicates lacks.
+// model.DescriptionPredicates lacks.
 func TestDescriptionByIndex(t *testing.T) {
 	ctx := context.Background()
 	s, err := Open(ctx, filepath.Join(t.TempDir(), "db"), Options{})

@@ -15,6 +15,8 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/capgraph/capgraph/graph/internal/boltkv"
+	"github.com/capgraph/capgraph/graph/internal/rdfterm"
+	"github.com/capgraph/capgraph/graph/model"
 )
 
 // A Format is an export format of [Store.Export].
@@ -122,7 +124,7 @@ type namedGraph struct {
 // not yielded.
 func (s *Store) graphs(ctx context.Context, inline bool) iter.Seq2[namedGraph, error] {
 	return func(yield func(namedGraph, error) bool) {
-		ref, err := s.qs.ValueOf(schemaPhotograph)
+		ref, err := s.qs.ValueOf(model.SchemaPhotograph)
 		if err != nil || ref == nil {
 			if err != nil {
 				yield(namedGraph{}, err)
@@ -147,11 +149,11 @@ func (s *Store) graphs(ctx context.Context, inline bool) iter.Seq2[namedGraph, e
 				return
 			}
 			photo, ok := q.Subject.(quad.IRI)
-			id, isPhoto := strings.CutPrefix(string(photo), photoBase)
-			if !ok || !isPhoto || q.Predicate != rdfType {
+			graphOf, isPhoto := model.GraphOfPhoto(string(photo))
+			if !ok || !isPhoto || q.Predicate != model.RDFType {
 				continue
 			}
-			g := quad.IRI(graphBase + id)
+			g := quad.IRI(graphOf)
 			quads, err := s.captionQuadsOf(ctx, g, photo)
 			if err != nil {
 				yield(namedGraph{}, err)
@@ -231,8 +233,8 @@ func (d *describer) closure(ctx context.Context, quads []quad.Quad, all map[quad
 	seen := make(map[quad.Value]bool)
 	var queue []quad.Value
 	push := func(v quad.Value) {
-		if iri, ok := v.(quad.IRI); ok && !seen[iri] && strings.HasPrefix(string(iri), Base) &&
-			!strings.HasPrefix(string(iri), graphBase) && !strings.HasPrefix(string(iri), photoBase) {
+		if iri, ok := v.(quad.IRI); ok && !seen[iri] && strings.HasPrefix(string(iri), model.Base) &&
+			!model.IsCaptionIRI(string(iri)) {
 			seen[iri] = true
 			queue = append(queue, iri)
 		}
@@ -293,14 +295,14 @@ func (e *ntEncoder) end() error   { return nil }
 func (e *ntEncoder) graph(g quad.IRI, quads []quad.Quad) (int, error) {
 	for _, q := range quads {
 		b := e.buf[:0]
-		b = appendTerm(b, q.Subject)
+		b = rdfterm.AppendTerm(b, q.Subject)
 		b = append(b, ' ')
-		b = appendTerm(b, q.Predicate)
+		b = rdfterm.AppendTerm(b, q.Predicate)
 		b = append(b, ' ')
-		b = appendTerm(b, q.Object)
+		b = rdfterm.AppendTerm(b, q.Object)
 		if e.quads && q.Label != nil {
 			b = append(b, ' ')
-			b = appendTerm(b, q.Label)
+			b = rdfterm.AppendTerm(b, q.Label)
 		}
 		b = append(b, " .\n"...)
 		e.buf = b
@@ -319,7 +321,7 @@ type ttlEncoder struct {
 }
 
 func (e *ttlEncoder) begin() error {
-	for _, p := range prefixes {
+	for _, p := range model.Prefixes {
 		if _, err := fmt.Fprintf(e.w, "@prefix %s: <%s> .\n", p.Prefix, p.IRI); err != nil {
 			return err
 		}
@@ -331,7 +333,7 @@ func (e *ttlEncoder) end() error { return nil }
 
 func (e *ttlEncoder) graph(g quad.IRI, quads []quad.Quad) (int, error) {
 	b := append(e.buf[:0], "\n# graph "...)
-	b = appendIRI(b, string(g))
+	b = rdfterm.AppendIRI(b, string(g))
 	b = append(b, '\n')
 	for i, q := range quads {
 		switch {
@@ -345,12 +347,12 @@ func (e *ttlEncoder) graph(g quad.IRI, quads []quad.Quad) (int, error) {
 			if i > 0 {
 				b = append(b, " .\n"...)
 			}
-			b = appendTurtle(b, q.Subject)
+			b = rdfterm.AppendTurtle(b, q.Subject)
 			b = append(b, "\n    "...)
 			b = appendPredicate(b, q.Predicate)
 			b = append(b, ' ')
 		}
-		b = appendTurtle(b, q.Object)
+		b = rdfterm.AppendTurtle(b, q.Object)
 	}
 	if len(quads) > 0 {
 		b = append(b, " .\n"...)
@@ -361,10 +363,10 @@ func (e *ttlEncoder) graph(g quad.IRI, quads []quad.Quad) (int, error) {
 }
 
 func appendPredicate(b []byte, p quad.Value) []byte {
-	if p == rdfType {
+	if p == model.RDFType {
 		return append(b, 'a')
 	}
-	return appendTurtle(b, p)
+	return rdfterm.AppendTurtle(b, p)
 }
 
 // jsonldEncoder writes one JSON-LD document: an embedded context and a
@@ -377,8 +379,8 @@ type jsonldEncoder struct {
 // jsonldContext is the embedded context: prefixes only, so that nothing
 // is fetched and every IRI stays as written.
 func jsonldContext() map[string]string {
-	m := make(map[string]string, len(prefixes))
-	for _, p := range prefixes {
+	m := make(map[string]string, len(model.Prefixes))
+	for _, p := range model.Prefixes {
 		m[p.Prefix] = p.IRI
 	}
 	return m
@@ -401,7 +403,7 @@ func (e *jsonldEncoder) end() error {
 
 func jsonldKey(iri quad.Value) string {
 	s := string(iri.(quad.IRI))
-	if c, ok := compact(s); ok {
+	if c, ok := rdfterm.Compact(s); ok {
 		return c
 	}
 	return s
@@ -412,9 +414,9 @@ func jsonldValue(v quad.Value) any {
 	case quad.IRI:
 		return map[string]string{"@id": string(v)}
 	case quad.BNode:
-		return map[string]string{"@id": string(appendBNode(nil, string(v)))}
+		return map[string]string{"@id": string(rdfterm.AppendBNode(nil, string(v)))}
 	}
-	lex, dt, lang := literal(v)
+	lex, dt, lang := rdfterm.Literal(v)
 	switch {
 	case lang != "":
 		return map[string]string{"@value": lex, "@language": lang}
@@ -435,7 +437,7 @@ func (e *jsonldEncoder) graph(g quad.IRI, quads []quad.Quad) (int, error) {
 			case quad.IRI:
 				id = string(s)
 			case quad.BNode:
-				id = string(appendBNode(nil, string(s)))
+				id = string(rdfterm.AppendBNode(nil, string(s)))
 			default:
 				continue // a literal subject cannot be written
 			}
@@ -443,7 +445,7 @@ func (e *jsonldEncoder) graph(g quad.IRI, quads []quad.Quad) (int, error) {
 			curSubj = q.Subject
 			nodes = append(nodes, cur)
 		}
-		if q.Predicate == rdfType {
+		if q.Predicate == model.RDFType {
 			if t, ok := q.Object.(quad.IRI); ok {
 				types, _ := cur["@type"].([]string)
 				cur["@type"] = append(types, jsonldKey(t))
@@ -509,15 +511,15 @@ func (e *csvEncoder) graph(g quad.IRI, quads []quad.Quad) (int, error) {
 		if _, ok := v.(quad.IRI); ok {
 			return string(v.(quad.IRI))
 		}
-		l, _, _ := literal(v)
+		l, _, _ := rdfterm.Literal(v)
 		return l
 	}
-	name := func(v quad.Value) string { return lex(one(v, schemaName)) }
-	photo := one(g, provWasDerivedFrom)
+	name := func(v quad.Value) string { return lex(one(v, model.SchemaName)) }
+	photo := one(g, model.ProvWasDerivedFrom)
 	if photo == nil {
 		return 0, nil
 	}
-	hasType := func(v quad.Value, t quad.IRI) bool { return slices.Contains(props[v][rdfType], quad.Value(t)) }
+	hasType := func(v quad.Value, t quad.IRI) bool { return slices.Contains(props[v][model.RDFType], quad.Value(t)) }
 	names := func(pred func(quad.Value) bool) string {
 		var out []string
 		for s := range props {
@@ -530,26 +532,26 @@ func (e *csvEncoder) graph(g quad.IRI, quads []quad.Quad) (int, error) {
 		slices.Sort(out)
 		return strings.Join(out, "; ")
 	}
-	creators := props[photo][schemaCreator]
-	groups := names(func(s quad.Value) bool { return hasType(s, cgArmedGroup) })
-	people := names(func(s quad.Value) bool { return hasType(s, schemaPerson) && !slices.Contains(creators, s) })
+	creators := props[photo][model.SchemaCreator]
+	groups := names(func(s quad.Value) bool { return hasType(s, model.CapgraphArmedGroup) })
+	people := names(func(s quad.Value) bool { return hasType(s, model.SchemaPerson) && !slices.Contains(creators, s) })
 	var photographer, agency []string
 	for _, c := range creators {
 		photographer = append(photographer, name(c))
 	}
-	for _, a := range props[photo][schemaSourceOrg] {
+	for _, a := range props[photo][model.SchemaSourceOrg] {
 		agency = append(agency, name(a))
 	}
-	base := []string{string(photo.(quad.IRI)), lex(one(photo, schemaDateCreated)), lex(one(photo, cgDatePrecision))}
-	tail := []string{groups, people, strings.Join(photographer, "; "), strings.Join(agency, "; "), lex(one(photo, schemaIdentifier))}
-	places := props[photo][schemaContentLocation]
+	base := []string{string(photo.(quad.IRI)), lex(one(photo, model.SchemaDateCreated)), lex(one(photo, model.CapgraphDatePrecision))}
+	tail := []string{groups, people, strings.Join(photographer, "; "), strings.Join(agency, "; "), lex(one(photo, model.SchemaIdentifier))}
+	places := props[photo][model.SchemaContentLocation]
 	slices.SortFunc(places, func(a, b quad.Value) int { return cmp.Compare(a.String(), b.String()) })
 	if len(places) == 0 {
 		places = []quad.Value{nil}
 	}
 	for _, pl := range places {
 		var chain []string // widest first
-		for p, seen := one(pl, schemaContainedInPlace), 0; p != nil && seen < 8; p, seen = one(p, schemaContainedInPlace), seen+1 {
+		for p, seen := one(pl, model.SchemaContainedInPlace), 0; p != nil && seen < 8; p, seen = one(p, model.SchemaContainedInPlace), seen+1 {
 			chain = append([]string{name(p)}, chain...)
 		}
 		at := func(i int) string {
@@ -558,9 +560,9 @@ func (e *csvEncoder) graph(g quad.IRI, quads []quad.Quad) (int, error) {
 			}
 			return ""
 		}
-		geo := one(pl, schemaGeo)
+		geo := one(pl, model.SchemaGeo)
 		row := append(slices.Clone(base), name(pl), at(1), at(2), at(0),
-			lex(one(geo, schemaLatitude)), lex(one(geo, schemaLongitude)), lex(one(geo, cgGeoPrecision)))
+			lex(one(geo, model.SchemaLatitude)), lex(one(geo, model.SchemaLongitude)), lex(one(geo, model.CapgraphGeoPrecision)))
 		row = append(row, tail...)
 		if pl == nil {
 			row[3] = ""
@@ -625,7 +627,7 @@ func (s *Store) streamNT(ctx context.Context, e *ntEncoder) (int, error) {
 					}
 					return n, fmt.Errorf("quad %v has no %v", ref.Key(), d)
 				}
-				t = appendTerm(nil, val)
+				t = rdfterm.AppendTerm(nil, val)
 				if len(terms) >= 1<<18 {
 					clear(terms)
 				}

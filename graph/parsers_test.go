@@ -14,6 +14,7 @@ import (
 
 	"github.com/capgraph/capgraph/extract"
 	"github.com/capgraph/capgraph/graph"
+	"github.com/capgraph/capgraph/graph/model"
 )
 
 // devExtractions turns the gold annotations of ../shared/captions/dev.jsonl
@@ -130,7 +131,7 @@ func TestExportParsesElsewhere(t *testing.T) {
 	for l := range strings.Lines(run(t, "rapper", "-q", "-i", "nquads", "-o", "nquads", files[graph.NQuads])) {
 		graphs[strings.TrimSuffix(l[strings.LastIndex(strings.TrimSuffix(l, " .\n"), " ")+1:], " .\n")] = true
 	}
-	if len(graphs) != len(xs)+1 || !graphs["<"+graph.EntitiesGraph+">"] {
+	if len(graphs) != len(xs)+1 || !graphs["<"+model.EntitiesGraph+">"] {
 		t.Errorf("N-Quads holds %d graphs for %d captions and the entities graph", len(graphs), len(xs))
 	}
 	t.Logf("%d captions, %d distinct triples", len(xs), len(nt))

@@ -4,11 +4,13 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/capgraph/capgraph/extract"
 	"github.com/cayleygraph/cayley/graph/kv"
 	"github.com/cayleygraph/cayley/graph/refs"
 	"github.com/cayleygraph/cayley/query/shape"
 	"github.com/cayleygraph/quad"
+
+	"github.com/capgraph/capgraph/extract"
+	"github.com/capgraph/capgraph/graph/model"
 )
 
 // TestQueriesSeeWrites runs queries between loads that kill the quads they
@@ -23,8 +25,8 @@ func TestQueriesSeeWrites(t *testing.T) {
 		return x.Extract(extract.Caption{ID: id, Text: text})
 	}
 	s := openTemp(t)
-	group := `"<` + EntityIRI("group:jund-al-aqsa") + `>"`
-	photo := func(id string) string { return "<" + PhotoIRI(id) + ">" }
+	group := `"<` + model.EntityIRI("group:jund-al-aqsa") + `>"`
+	photo := func(id string) string { return "<" + model.PhotoIRI(id) + ">" }
 	ask := func(when, q string, want ...string) {
 		t.Helper()
 		for run := range 2 { // the second run reads what the first kept
@@ -98,7 +100,7 @@ func TestLookupsKeepTheirPrefixes(t *testing.T) {
 	if !ok || !isLinks || l.lookup == nil {
 		t.Fatalf("planned %T, want *indexLinks with a lookup", sh)
 	}
-	photo := ref(quad.IRI(PhotoIRI("a")))
+	photo := ref(quad.IRI(model.PhotoIRI("a")))
 	lookup := l.BuildIterator(q).Lookup()
 	defer lookup.Close()
 	if !lookup.Contains(ctx, photo) {

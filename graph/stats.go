@@ -7,6 +7,7 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/capgraph/capgraph/graph/internal/boltkv"
+	"github.com/capgraph/capgraph/graph/model"
 )
 
 // Stats describes what a store holds.
@@ -26,9 +27,9 @@ type Stats struct {
 var EntityClasses = []string{"Photograph", "Person", "Place", "ArmedGroup", "Organization", "NewsMediaOrganization", "Event"}
 
 var classIRI = map[string]quad.IRI{
-	"Photograph": schemaPhotograph, "Person": schemaPerson, "Place": schemaPlace,
-	"ArmedGroup": cgArmedGroup, "Organization": schemaOrganization,
-	"NewsMediaOrganization": schemaNewsMedia, "Event": schemaEvent,
+	"Photograph": model.SchemaPhotograph, "Person": model.SchemaPerson, "Place": model.SchemaPlace,
+	"ArmedGroup": model.CapgraphArmedGroup, "Organization": model.SchemaOrganization,
+	"NewsMediaOrganization": model.SchemaNewsMedia, "Event": model.SchemaEvent,
 }
 
 // RelationPredicates names the predicates [Store.Stats] counts, in report
@@ -41,7 +42,7 @@ var RelationPredicates = []string{
 }
 
 func expand(prefixed string) quad.IRI {
-	for _, p := range prefixes {
+	for _, p := range model.Prefixes {
 		if len(prefixed) > len(p.Prefix) && prefixed[:len(p.Prefix)+1] == p.Prefix+":" {
 			return quad.IRI(p.IRI + prefixed[len(p.Prefix)+1:])
 		}
@@ -105,10 +106,10 @@ func (s *Store) Stats(ctx context.Context) (_ Stats, err error) {
 		}
 		return byPred[ref.Key()], nil
 	}
-	if st.Captions, err = count(cgContentHash); err != nil {
+	if st.Captions, err = count(model.CapgraphContentHash); err != nil {
 		return fail(err)
 	}
-	if st.Mentions, err = count(nifBeginIndex); err != nil {
+	if st.Mentions, err = count(model.NIFBeginIndex); err != nil {
 		return fail(err)
 	}
 	for _, p := range RelationPredicates {
@@ -126,7 +127,7 @@ func (s *Store) countTyped(ctx context.Context, class quad.IRI) (int, error) {
 	if err != nil || ref == nil {
 		return 0, err
 	}
-	typ, err := s.qs.ValueOf(rdfType)
+	typ, err := s.qs.ValueOf(model.RDFType)
 	if err != nil || typ == nil {
 		return 0, err
 	}

@@ -39,6 +39,7 @@ import (
 	"github.com/capgraph/capgraph/extract"
 	"github.com/capgraph/capgraph/graph/internal/boltkv"
 	"github.com/capgraph/capgraph/graph/internal/bulk"
+	"github.com/capgraph/capgraph/graph/model"
 )
 
 // ErrStoreInUse reports that another process holds the embedded store's
@@ -286,7 +287,7 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 		pending LoadStats // counts of the batch not yet committed
 		b       = batch{deleted: make(map[quad.Quad]bool), credits: make(map[credit]int)}
 		inBatch = make(map[string]bool)
-		prov    = Provenance{ExtractorVersion: s.opts.ExtractorVersion}
+		prov    = model.Provenance{ExtractorVersion: s.opts.ExtractorVersion}
 		// described holds the entity nodes whose stored description this
 		// Load has already reconciled with an extraction.
 		described = make(map[quad.Value]bool)
@@ -386,7 +387,7 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 		return nil
 	}
 	sinceProgress := 0 // quads staged by the bulk load since the last Progress
-	items := prepare(xs, func() Provenance {
+	items := prepare(xs, func() model.Provenance {
 		p := prov
 		p.Time = s.opts.Now()
 		return p
@@ -418,7 +419,7 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 		}
 		st.Captions++
 		if bulkLoad != nil {
-			g := quad.IRI(GraphIRI(x.ID))
+			g := quad.IRI(model.GraphIRI(x.ID))
 			if !bulkLoad.Has(g) {
 				own, desc := m.quads(prov, s.opts.Now)
 				desc = newDescriptions(desc, described)
@@ -428,7 +429,7 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 					}
 				}
 				credits(own, 1, bulkCredits)
-				if err := bulkLoad.Add(g, quad.IRI(PhotoIRI(x.ID)), own, desc); err != nil {
+				if err := bulkLoad.Add(g, quad.IRI(model.PhotoIRI(x.ID)), own, desc); err != nil {
 					return st, fmt.Errorf("graph: bulk load %s: %w", s.addr, err)
 				}
 				staged.Added++
@@ -850,7 +851,7 @@ func (s *Store) description(ctx context.Context, v quad.Value) ([]quad.Quad, err
 		return nil, err
 	}
 	var out []quad.Quad
-	for _, p := range descriptionPredicates {
+	for _, p := range model.DescriptionPredicates {
 		pref, err := kqs.ValueOf(p)
 		if err != nil {
 			return nil, err
@@ -896,7 +897,7 @@ var subjectPredicate = kv.QuadIndex{Dirs: []quad.Direction{quad.Subject, quad.Pr
 // an entity is rebuilt from its statement (rdf:subject, rdf:predicate,
 // rdf:object).
 func (s *Store) captionQuads(ctx context.Context, id string) ([]quad.Quad, error) {
-	return s.captionQuadsOf(ctx, quad.IRI(GraphIRI(id)), quad.IRI(PhotoIRI(id)))
+	return s.captionQuadsOf(ctx, quad.IRI(model.GraphIRI(id)), quad.IRI(model.PhotoIRI(id)))
 }
 
 func (s *Store) captionQuadsOf(ctx context.Context, g, photo quad.IRI) ([]quad.Quad, error) {
@@ -953,7 +954,7 @@ func (s *Store) captionQuadsOf(ctx context.Context, g, photo quad.IRI) ([]quad.Q
 	facts := make(map[quad.Value]*spo)
 	for _, q := range out {
 		switch q.Predicate {
-		case rdfSubject, rdfPredicate, rdfObject:
+		case model.RDFSubject, model.RDFPredicate, model.RDFObject:
 		default:
 			continue
 		}
@@ -963,11 +964,11 @@ func (s *Store) captionQuadsOf(ctx context.Context, g, photo quad.IRI) ([]quad.Q
 			facts[q.Subject] = f
 		}
 		switch q.Predicate {
-		case rdfSubject:
+		case model.RDFSubject:
 			f.s = q.Object
-		case rdfPredicate:
+		case model.RDFPredicate:
 			f.p = q.Object
-		case rdfObject:
+		case model.RDFObject:
 			f.o = q.Object
 		}
 	}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/capgraph/capgraph/extract"
 	"github.com/capgraph/capgraph/graph"
+	"github.com/capgraph/capgraph/graph/model"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden files")
@@ -245,12 +246,12 @@ func checkWhole(t *testing.T, s *graph.Store) int {
 		per[l[strings.LastIndex(l[:len(l)-3], " <")+1:]]++
 	}
 	want := 0
-	for _, q := range graph.Quads(synthetic(1)[0], graph.Provenance{ExtractorVersion: "test", Time: genTime}) {
-		if q.Label.String() != "<"+graph.EntitiesGraph+">" {
+	for _, q := range model.Quads(synthetic(1)[0], model.Provenance{ExtractorVersion: "test", Time: genTime}) {
+		if q.Label.String() != "<"+model.EntitiesGraph+">" {
 			want++
 		}
 	}
-	delete(per, "<"+graph.EntitiesGraph+"> .\n")
+	delete(per, "<"+model.EntitiesGraph+"> .\n")
 	for g, n := range per {
 		if n != want {
 			t.Errorf("graph %s holds %d quads, want %d", g, n, want)

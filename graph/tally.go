@@ -11,6 +11,8 @@ import (
 	"github.com/cayleygraph/cayley/graph/kv"
 	"github.com/cayleygraph/cayley/graph/refs"
 	"github.com/cayleygraph/quad"
+
+	"github.com/capgraph/capgraph/graph/model"
 )
 
 // Tallies are counts that Load keeps as it writes, so that questions
@@ -40,22 +42,17 @@ import (
 // photoCount, the number of such photos. A credit is deleted with its last
 // photo, so an agency's photographers are the credits that point at it.
 
-// TalliesGraph is the named graph of the counts Load keeps.
-const TalliesGraph = Base + "tallies"
-
 var (
-	talliesGraph   = quad.IRI(TalliesGraph)
-	cgPhotoCount   = quad.IRI(Vocab + "photoCount")
-	cgTallies      = quad.IRI(Vocab + "Tallies")
-	cgAgency       = quad.IRI(Vocab + "agency")
-	cgPhotographer = quad.IRI(Vocab + "photographer")
+	// The two graphs that are not a caption's, as Cayley values.
+	talliesGraph  = quad.IRI(model.TalliesGraph)
+	entitiesGraph = quad.IRI(model.EntitiesGraph)
 	// talliesMarker says that the store's tallies are complete.
-	talliesMarker = quad.Quad{Subject: talliesGraph, Predicate: rdfType, Object: cgTallies, Label: talliesGraph}
+	talliesMarker = quad.Quad{Subject: talliesGraph, Predicate: model.RDFType, Object: model.CapgraphTallies, Label: talliesGraph}
 )
 
 // tallied are the predicates whose links from photos photoCount counts.
 var tallied = map[quad.Value]bool{
-	schemaAbout: true, schemaMentions: true, schemaContentLocation: true, schemaSourceOrg: true,
+	model.SchemaAbout: true, model.SchemaMentions: true, model.SchemaContentLocation: true, model.SchemaSourceOrg: true,
 }
 
 // inTallies returns a test of whether a quad of the store is a tally:
@@ -81,7 +78,7 @@ func tallyLink(q quad.Quad) quad.Value {
 }
 
 func tallyQuad(e quad.Value, n int) quad.Quad {
-	return quad.Quad{Subject: e, Predicate: cgPhotoCount, Object: quad.TypedString{Value: quad.String(strconv.Itoa(n)), Type: xsdNonNegativeInteger}, Label: talliesGraph}
+	return quad.Quad{Subject: e, Predicate: model.CapgraphPhotoCount, Object: quad.TypedString{Value: quad.String(strconv.Itoa(n)), Type: model.XSDNonNegativeInteger}, Label: talliesGraph}
 }
 
 // tallyValue reads a photoCount's object.
@@ -89,7 +86,7 @@ func tallyValue(v quad.Value) (int, error) {
 	ts, ok := v.(quad.TypedString)
 	n, err := strconv.Atoi(string(ts.Value))
 	if !ok || err != nil || n < 0 {
-		return 0, fmt.Errorf("graph: bad %s value %v", cgPhotoCount, v)
+		return 0, fmt.Errorf("graph: bad %s value %v", model.CapgraphPhotoCount, v)
 	}
 	return n, nil
 }
@@ -100,7 +97,7 @@ type credit struct{ agency, photographer quad.Value }
 func (c credit) node() quad.IRI {
 	a, _ := c.agency.(quad.IRI)
 	p, _ := c.photographer.(quad.IRI)
-	return quad.IRI(string(a) + "#by/" + strings.TrimPrefix(string(p), Base))
+	return quad.IRI(string(a) + "#by/" + strings.TrimPrefix(string(p), model.Base))
 }
 
 // credits adds n to the count of each credit that quads (one caption's)
@@ -112,9 +109,9 @@ func credits(quads []quad.Quad, n int, counts map[credit]int) {
 			continue
 		}
 		switch q.Predicate {
-		case schemaSourceOrg:
+		case model.SchemaSourceOrg:
 			agencies = append(agencies, q.Object)
-		case schemaCreator:
+		case model.SchemaCreator:
 			photographers = append(photographers, q.Object)
 		}
 	}
@@ -206,8 +203,8 @@ func (s *Store) retally(ctx context.Context, b *batch, node quad.Value, change i
 func creditLinks(c credit) [2]quad.Quad {
 	node := c.node()
 	return [2]quad.Quad{
-		{Subject: node, Predicate: cgAgency, Object: c.agency, Label: talliesGraph},
-		{Subject: node, Predicate: cgPhotographer, Object: c.photographer, Label: talliesGraph},
+		{Subject: node, Predicate: model.CapgraphAgency, Object: c.agency, Label: talliesGraph},
+		{Subject: node, Predicate: model.CapgraphPhotographer, Object: c.photographer, Label: talliesGraph},
 	}
 }
 
@@ -227,7 +224,7 @@ func (s *Store) storedTally(ctx context.Context, e quad.Value) ([]quad.Quad, err
 		qs, err := s.labelledQuads(ctx, e, talliesGraph)
 		var out []quad.Quad
 		for _, q := range qs {
-			if q.Predicate == cgPhotoCount {
+			if q.Predicate == model.CapgraphPhotoCount {
 				out = append(out, q)
 			}
 		}
@@ -237,7 +234,7 @@ func (s *Store) storedTally(ctx context.Context, e quad.Value) ([]quad.Quad, err
 	if err != nil || ref == nil {
 		return nil, err
 	}
-	pref, err := kqs.ValueOf(cgPhotoCount)
+	pref, err := kqs.ValueOf(model.CapgraphPhotoCount)
 	if err != nil || pref == nil {
 		return nil, err
 	}
@@ -311,7 +308,7 @@ func (s *Store) countAll(ctx context.Context) (map[quad.Value]int, map[credit]in
 	for _, x := range []struct {
 		v   quad.Value
 		key *any
-	}{{schemaCreator, &creatorKey}, {schemaSourceOrg, &sourceKey}, {entitiesGraph, &entitiesKey}, {talliesGraph, &talliesKey}} {
+	}{{model.SchemaCreator, &creatorKey}, {model.SchemaSourceOrg, &sourceKey}, {entitiesGraph, &entitiesKey}, {talliesGraph, &talliesKey}} {
 		k, err := key(x.v)
 		if err != nil {
 			return nil, nil, err

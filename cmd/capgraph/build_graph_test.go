@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/capgraph/capgraph/graph"
+	"github.com/capgraph/capgraph/graph/model"
 )
 
 // writeCaptions writes n generated captions as JSON Lines.
@@ -206,7 +207,7 @@ func wholeCaptions(t *testing.T, s *graph.Store) int {
 	}
 	// The shared entities graph holds descriptions, no caption: it must
 	// not be empty when captions are stored, and is not counted.
-	entities := "<" + graph.EntitiesGraph + ">"
+	entities := "<" + model.EntitiesGraph + ">"
 	if len(sizes) > 0 && sizes[entities] == 0 {
 		t.Errorf("captions stored without the entities graph")
 	}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/capgraph/capgraph/extract/gazetteer"
 	"github.com/capgraph/capgraph/graph"
+	"github.com/capgraph/capgraph/graph/model"
 	"github.com/capgraph/capgraph/queries"
 )
 
@@ -254,18 +255,18 @@ func resolveVariants(q queries.Query, values map[string]string) (map[string][]st
 		}
 		if p.Resolve == "place" || p.Resolve == "entity" {
 			if pl, _ := ix.Resolve(v); pl != nil {
-				out[p.Name] = append(out[p.Name], pl.Name, graph.EntityIRI(pl.ID))
+				out[p.Name] = append(out[p.Name], pl.Name, model.EntityIRI(pl.ID))
 			}
 		}
 		if p.Resolve == "group" || p.Resolve == "entity" {
 			if g := ix.Group(v); g != nil {
-				out[p.Name] = append(out[p.Name], g.Name, graph.EntityIRI(g.ID))
+				out[p.Name] = append(out[p.Name], g.Name, model.EntityIRI(g.ID))
 				out[p.Name] = append(out[p.Name], g.Aliases...)
 			}
 		}
 		if p.Resolve == "entity" {
 			if t := ix.Term(v); t != nil {
-				out[p.Name] = append(out[p.Name], t.Name, graph.EntityIRI(t.ID))
+				out[p.Name] = append(out[p.Name], t.Name, model.EntityIRI(t.ID))
 			}
 		}
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/capgraph/capgraph/config"
 	"github.com/capgraph/capgraph/extract"
-	"github.com/capgraph/capgraph/graph"
+	"github.com/capgraph/capgraph/graph/model"
 )
 
 // app is shared by all commands; the root command fills cfg and log.
@@ -122,7 +122,7 @@ func versionText() string {
 			rev += "+modified"
 		}
 	}
-	return fmt.Sprintf("capgraph %s%s\nextractor %s\ngraph model %s\n", version, rev, extract.Version, graph.ModelVersion)
+	return fmt.Sprintf("capgraph %s%s\nextractor %s\ngraph model %s\n", version, rev, extract.Version, model.Version)
 }
 
 // startProfile writes a CPU profile to path until stopProfile is called.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/capgraph/capgraph/extract/gazetteer"
 	"github.com/capgraph/capgraph/graph"
+	"github.com/capgraph/capgraph/graph/model"
 )
 
 // index holds what the server reads once from the store: the short
@@ -233,7 +234,7 @@ func search(ctx context.Context, s *graph.Store, ix *index, gaz *gazetteer.Index
 			ids, scores = append(ids, t.ID), append(scores, 85)
 		}
 		for i, id := range ids {
-			iri := graph.EntityIRI(id)
+			iri := model.EntityIRI(id)
 			if hits[iri] != nil && hits[iri].Score >= scores[i] {
 				continue
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/capgraph/capgraph/graph"
+	"github.com/capgraph/capgraph/graph/model"
 )
 
 // Terms of the model (docs/model.md) that the entity view reads.
@@ -42,19 +43,19 @@ const (
 	nifEnd           = quad.IRI(nsNIF + "endIndex")
 	nifAnchor        = quad.IRI(nsNIF + "anchorOf")
 	itsIdentRef      = quad.IRI(nsITS + "taIdentRef")
-	cgConfidence     = quad.IRI(graph.Vocab + "confidence")
-	cgContentHash    = quad.IRI(graph.Vocab + "contentHash")
-	cgArmedGroup     = quad.IRI(graph.Vocab + "ArmedGroup")
+	cgConfidence     = quad.IRI(model.Vocab + "confidence")
+	cgContentHash    = quad.IRI(model.Vocab + "contentHash")
+	cgArmedGroup     = quad.IRI(model.Vocab + "ArmedGroup")
 	xsdDate          = quad.IRI(nsXSD + "date")
 )
 
 var (
-	photoBase = graph.Base + "photo/"
-	graphBase = graph.Base + "graph/"
+	photoBase = model.Base + "photo/"
+	graphBase = model.Base + "graph/"
 )
 
 var prefixes = []struct{ prefix, ns string }{
-	{"capgraph", graph.Vocab}, {"schema", nsSchema}, {"prov", nsProv}, {"nif", nsNIF},
+	{"capgraph", model.Vocab}, {"schema", nsSchema}, {"prov", nsProv}, {"nif", nsNIF},
 	{"itsrdf", nsITS}, {"owl", nsOWL}, {"rdf", nsRDF}, {"xsd", nsXSD},
 }
 
@@ -190,7 +191,7 @@ func captionID(iri string) (string, bool) {
 
 // kindOf guesses a node's kind from its IRI, which encodes the entity type.
 func kindOf(iri string) string {
-	rest, ok := strings.CutPrefix(iri, graph.Base)
+	rest, ok := strings.CutPrefix(iri, model.Base)
 	if !ok {
 		return "other"
 	}

@@ -1,10 +1,12 @@
-package graph
+package rdfterm
 
 import (
 	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/capgraph/capgraph/graph/model"
 )
 
 // unquote parses one N-Triples STRING_LITERAL_QUOTE, as a reader would.
@@ -53,7 +55,7 @@ func FuzzString(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		out := string(appendString(nil, s))
+		out := string(AppendString(nil, s))
 		if !utf8.ValidString(out) {
 			t.Fatalf("output is not UTF-8: %q", out)
 		}
@@ -69,7 +71,7 @@ func FuzzIRI(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		out := string(appendIRI(nil, s))
+		out := string(AppendIRI(nil, s))
 		body := out[1 : len(out)-1]
 		if !utf8.ValidString(body) || strings.ContainsAny(body, "<>\"{}|^`\\ \t\n\r\x00") {
 			t.Fatalf("IRIREF %q holds a forbidden character", out)
@@ -78,7 +80,7 @@ func FuzzIRI(f *testing.F) {
 			t.Fatalf("clean IRI %q changed to %q", s, body)
 		}
 		// Minted IRIs need no escaping at all.
-		if iri := EntityIRI(s); string(appendIRI(nil, iri)) != "<"+iri+">" {
+		if iri := model.EntityIRI(s); string(AppendIRI(nil, iri)) != "<"+iri+">" {
 			t.Fatalf("EntityIRI(%q) = %q needs escaping", s, iri)
 		}
 	})

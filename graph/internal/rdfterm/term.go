@@ -1,4 +1,4 @@
-package graph
+package rdfterm
 
 import (
 	"strconv"
@@ -7,15 +7,17 @@ import (
 	"unicode/utf8"
 
 	"github.com/cayleygraph/quad"
+
+	"github.com/capgraph/capgraph/graph/model"
 )
 
 const hexDigits = "0123456789ABCDEF"
 
-// appendIRI appends iri as an N-Triples/Turtle IRIREF. Characters that an
+// AppendIRI appends iri as an N-Triples/Turtle IRIREF. Characters that an
 // IRIREF may not hold (controls, space, <>"{}|^`\) and invalid UTF-8 bytes
 // are percent-encoded, so the output always parses; capgraph's own IRIs
 // never hold them.
-func appendIRI(b []byte, iri string) []byte {
+func AppendIRI(b []byte, iri string) []byte {
 	b = append(b, '<')
 	for i := 0; i < len(iri); {
 		c := iri[i]
@@ -39,9 +41,9 @@ func appendIRI(b []byte, iri string) []byte {
 	return append(b, '>')
 }
 
-// appendString appends s as a double-quoted N-Triples/Turtle string with
+// AppendString appends s as a double-quoted N-Triples/Turtle string with
 // the escapes both grammars share. Invalid UTF-8 becomes U+FFFD.
-func appendString(b []byte, s string) []byte {
+func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -78,10 +80,10 @@ func appendString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// literal gives a value's lexical form and datatype ("" for plain strings),
+// Literal gives a value's lexical form and datatype ("" for plain strings),
 // or its language tag. Cayley's native numbers and times are given their
 // XSD types.
-func literal(v quad.Value) (lex string, dt quad.IRI, lang string) {
+func Literal(v quad.Value) (lex string, dt quad.IRI, lang string) {
 	switch v := v.(type) {
 	case quad.String:
 		return string(v), "", ""
@@ -90,19 +92,19 @@ func literal(v quad.Value) (lex string, dt quad.IRI, lang string) {
 	case quad.LangString:
 		return string(v.Value), "", v.Lang
 	case quad.Int:
-		return strconv.FormatInt(int64(v), 10), quad.IRI(nsXSD + "integer"), ""
+		return strconv.FormatInt(int64(v), 10), quad.IRI(model.XSDNS + "integer"), ""
 	case quad.Float:
-		return strconv.FormatFloat(float64(v), 'E', -1, 64), quad.IRI(nsXSD + "double"), ""
+		return strconv.FormatFloat(float64(v), 'E', -1, 64), quad.IRI(model.XSDNS + "double"), ""
 	case quad.Bool:
-		return strconv.FormatBool(bool(v)), quad.IRI(nsXSD + "boolean"), ""
+		return strconv.FormatBool(bool(v)), quad.IRI(model.XSDNS + "boolean"), ""
 	case quad.Time:
-		return time.Time(v).UTC().Format(time.RFC3339Nano), xsdDateTime, ""
+		return time.Time(v).UTC().Format(time.RFC3339Nano), model.XSDDateTime, ""
 	}
 	return v.String(), "", ""
 }
 
-// appendBNode appends a blank node label made safe for N-Triples.
-func appendBNode(b []byte, id string) []byte {
+// AppendBNode appends a blank node label made safe for N-Triples.
+func AppendBNode(b []byte, id string) []byte {
 	b = append(b, "_:b"...)
 	for _, r := range id {
 		if r < utf8.RuneSelf && (r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '_') {
@@ -115,12 +117,12 @@ func appendBNode(b []byte, id string) []byte {
 	return b
 }
 
-// appendTerm appends v in N-Triples syntax.
-func appendTerm(b []byte, v quad.Value) []byte { return appendValue(b, v, false) }
+// AppendTerm appends v in N-Triples syntax.
+func AppendTerm(b []byte, v quad.Value) []byte { return appendValue(b, v, false) }
 
-// appendTurtle appends v in Turtle syntax, with prefixed names where they
+// AppendTurtle appends v in Turtle syntax, with prefixed names where they
 // are safe.
-func appendTurtle(b []byte, v quad.Value) []byte { return appendValue(b, v, true) }
+func AppendTurtle(b []byte, v quad.Value) []byte { return appendValue(b, v, true) }
 
 // appendValue writes v as N-Triples, or with prefixed IRIs for Turtle:
 // the two syntaxes differ in nothing else capgraph writes.
@@ -128,16 +130,16 @@ func appendValue(b []byte, v quad.Value, prefixed bool) []byte {
 	switch v := v.(type) {
 	case quad.IRI:
 		if prefixed {
-			if c, ok := compact(string(v)); ok {
+			if c, ok := Compact(string(v)); ok {
 				return append(b, c...)
 			}
 		}
-		return appendIRI(b, string(v))
+		return AppendIRI(b, string(v))
 	case quad.BNode:
-		return appendBNode(b, string(v))
+		return AppendBNode(b, string(v))
 	}
-	lex, dt, lang := literal(v)
-	b = appendString(b, lex)
+	lex, dt, lang := Literal(v)
+	b = AppendString(b, lex)
 	switch {
 	case lang != "":
 		b = append(b, '@')
@@ -149,10 +151,10 @@ func appendValue(b []byte, v quad.Value, prefixed bool) []byte {
 	return b
 }
 
-// compact returns the prefixed name for iri when one of the declared
+// Compact returns the prefixed name for iri when one of the declared
 // prefixes covers it with a local name that needs no escaping.
-func compact(iri string) (string, bool) {
-	for _, p := range prefixes {
+func Compact(iri string) (string, bool) {
+	for _, p := range model.Prefixes {
 		if local, ok := strings.CutPrefix(iri, p.IRI); ok && safeLocal(local) {
 			return p.Prefix + ":" + local, true
 		}

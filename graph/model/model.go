@@ -1,4 +1,4 @@
-package graph
+package model
 
 import (
 	"crypto/sha256"
@@ -20,12 +20,12 @@ type Provenance struct {
 	Time             time.Time // when the facts were generated; zero writes no time quad
 }
 
-// ContentHash returns the marker that [Store.Load] keeps on each caption
+// ContentHash returns the marker that the store's Load keeps on each caption
 // graph to detect unchanged captions: "sha256:" and 32 hex digits over the
 // model version, the extractor version and the extraction's JSON form.
 func ContentHash(x extract.Extraction, extractorVersion string) string {
 	h := sha256.New()
-	h.Write([]byte(ModelVersion + "\x00" + extractorVersion + "\x00"))
+	h.Write([]byte(Version + "\x00" + extractorVersion + "\x00"))
 	b, err := json.Marshal(x)
 	if err != nil { // only NaN or Inf coordinates: hash what we can
 		b = []byte(x.ID + "\x00" + x.Text)
@@ -39,18 +39,14 @@ func ContentHash(x extract.Extraction, extractorVersion string) string {
 // its named graph ([GraphIRI]), then the descriptions of the entities it
 // names, labelled [EntitiesGraph]. docs/model.md describes the model.
 func Quads(x extract.Extraction, p Provenance) []quad.Quad {
-	own, desc := modelQuads(x, p)
+	own, desc := SplitQuads(x, p, ContentHash(x, p.ExtractorVersion))
 	return append(own, desc...)
 }
 
-// modelQuads returns the caption's own quads and the entity descriptions
-// apart.
-func modelQuads(x extract.Extraction, p Provenance) (own, desc []quad.Quad) {
-	return modelQuadsHashed(x, p, ContentHash(x, p.ExtractorVersion))
-}
-
-// modelQuadsHashed is modelQuads given the extraction's ContentHash.
-func modelQuadsHashed(x extract.Extraction, p Provenance, hash string) (own, desc []quad.Quad) {
+// SplitQuads returns the caption's own quads and the entity descriptions
+// apart, given the extraction's [ContentHash] (which a loader has already
+// computed to skip unchanged captions).
+func SplitQuads(x extract.Extraction, p Provenance, hash string) (own, desc []quad.Quad) {
 	b := newBuilder(x, p)
 	b.hash = hash
 	b.build()
@@ -89,19 +85,19 @@ func (b *builder) add(s quad.Value, p quad.IRI, o quad.Value) {
 	b.out = append(b.out, q)
 }
 
-// descriptionPredicates are every predicate describe writes. The loader
+// DescriptionPredicates are every predicate describe writes. The loader
 // reads a stored description by these, subject and predicate together,
 // instead of by subject alone, which would also visit every caption-graph
 // fact about the entity and so cost time in proportion to the store.
-var descriptionPredicates = []quad.IRI{
-	rdfType, schemaName, cgGroupType, owlSameAs, schemaGeo,
-	schemaLatitude, schemaLongitude, cgGeoPrecision, schemaContainedInPlace,
+var DescriptionPredicates = []quad.IRI{
+	RDFType, SchemaName, CapgraphGroupType, OWLSameAs, SchemaGeo,
+	SchemaLatitude, SchemaLongitude, CapgraphGeoPrecision, SchemaContainedInPlace,
 }
 
 // describe adds a quad of an entity description to the shared entities
-// graph; p must be one of descriptionPredicates.
+// graph; p must be one of DescriptionPredicates.
 func (b *builder) describe(s quad.Value, p quad.IRI, o quad.Value) {
-	q := quad.Quad{Subject: s, Predicate: p, Object: o, Label: entitiesGraph}
+	q := quad.Quad{Subject: s, Predicate: p, Object: o, Label: quad.IRI(EntitiesGraph)}
 	if _, ok := b.seen[q]; ok {
 		return
 	}
@@ -114,20 +110,20 @@ func str(s string) quad.Value { return quad.String(s) }
 func (b *builder) build() {
 	x := b.x
 	// The graph: provenance and the idempotence marker.
-	b.add(b.g, provWasDerivedFrom, b.photo)
+	b.add(b.g, ProvWasDerivedFrom, b.photo)
 	if b.p.ExtractorVersion != "" {
-		b.add(b.g, cgExtractorVersion, str(b.p.ExtractorVersion))
+		b.add(b.g, CapgraphExtractorVersion, str(b.p.ExtractorVersion))
 	}
 	if !b.p.Time.IsZero() {
-		b.add(b.g, provGeneratedAtTime, quad.TypedString{
-			Value: quad.String(b.p.Time.UTC().Format(time.RFC3339)), Type: xsdDateTime})
+		b.add(b.g, ProvGeneratedAtTime, quad.TypedString{
+			Value: quad.String(b.p.Time.UTC().Format(time.RFC3339)), Type: XSDDateTime})
 	}
-	b.add(b.g, cgContentHash, str(b.hash))
+	b.add(b.g, CapgraphContentHash, str(b.hash))
 
 	// The photo.
-	b.add(b.photo, rdfType, schemaPhotograph)
-	b.add(b.photo, schemaCaption, str(x.Text))
-	b.add(b.photo, schemaIdentifier, str(x.ID))
+	b.add(b.photo, RDFType, SchemaPhotograph)
+	b.add(b.photo, SchemaCaption, str(x.Text))
+	b.add(b.photo, SchemaIdentifier, str(x.ID))
 
 	for i, e := range x.Entities {
 		if _, ok := b.ents[e.ID]; !ok && e.ID != "" {
@@ -138,13 +134,13 @@ func (b *builder) build() {
 	for i, e := range x.Entities {
 		b.entity(e)
 		m := quad.IRI(string(b.g) + "#m" + strconv.Itoa(i))
-		b.add(m, nifBeginIndex, nonNegInt(e.Start))
-		b.add(m, nifEndIndex, nonNegInt(e.End))
-		b.add(m, nifAnchorOf, str(e.Text))
+		b.add(m, NIFBeginIndex, NonNegInt(e.Start))
+		b.add(m, NIFEndIndex, NonNegInt(e.End))
+		b.add(m, NIFAnchorOf, str(e.Text))
 		if e.Type != extract.Date {
-			b.add(m, itsTaIdentRef, b.entityIRI(e))
+			b.add(m, ITSTaIdentRef, b.entityIRI(e))
 		}
-		b.add(m, cgConfidence, decimal(e.Confidence))
+		b.add(m, CapgraphConfidence, Decimal(e.Confidence))
 	}
 	b.credit()
 
@@ -164,10 +160,10 @@ func (b *builder) build() {
 		b.add(s, p, o)
 		st := quad.IRI(string(b.g) + "#r" + strconv.Itoa(n))
 		n++
-		b.add(st, rdfSubject, s)
-		b.add(st, rdfPredicate, p)
-		b.add(st, rdfObject, o)
-		b.add(st, cgConfidence, decimal(r.Confidence))
+		b.add(st, RDFSubject, s)
+		b.add(st, RDFPredicate, p)
+		b.add(st, RDFObject, o)
+		b.add(st, CapgraphConfidence, Decimal(r.Confidence))
 	}
 	// Everything else the caption names is at least mentioned by the photo.
 	for _, e := range x.Entities {
@@ -176,7 +172,7 @@ func (b *builder) build() {
 			continue
 		}
 		if iri := b.entityIRI(e); !linked[iri] {
-			b.add(b.photo, schemaMentions, iri)
+			b.add(b.photo, SchemaMentions, iri)
 		}
 	}
 }
@@ -190,13 +186,13 @@ func (b *builder) entityIRI(e extract.Entity) quad.IRI {
 }
 
 var entityClass = map[extract.EntityType]quad.IRI{
-	extract.Person:       schemaPerson,
-	extract.Photographer: schemaPerson,
-	extract.Place:        schemaPlace,
-	extract.ArmedGroup:   schemaOrganization,
-	extract.Organization: schemaOrganization,
-	extract.Agency:       schemaNewsMedia,
-	extract.Event:        schemaEvent,
+	extract.Person:       SchemaPerson,
+	extract.Photographer: SchemaPerson,
+	extract.Place:        SchemaPlace,
+	extract.ArmedGroup:   SchemaOrganization,
+	extract.Organization: SchemaOrganization,
+	extract.Agency:       SchemaNewsMedia,
+	extract.Event:        SchemaEvent,
 }
 
 func (b *builder) entity(e extract.Entity) {
@@ -205,17 +201,17 @@ func (b *builder) entity(e extract.Entity) {
 		return // dates are literals on the photo
 	}
 	n := b.entityIRI(e)
-	b.describe(n, rdfType, class)
+	b.describe(n, RDFType, class)
 	name := e.Canonical
 	if name == "" {
 		name = e.Text
 	}
-	b.describe(n, schemaName, str(name))
+	b.describe(n, SchemaName, str(name))
 	switch e.Type {
 	case extract.ArmedGroup:
-		b.describe(n, rdfType, cgArmedGroup)
+		b.describe(n, RDFType, CapgraphArmedGroup)
 		if e.GroupType != "" {
-			b.describe(n, cgGroupType, str(e.GroupType))
+			b.describe(n, CapgraphGroupType, str(e.GroupType))
 		}
 	case extract.Place:
 		b.place(n, e, name)
@@ -224,16 +220,16 @@ func (b *builder) entity(e extract.Entity) {
 
 func (b *builder) place(n quad.IRI, e extract.Entity, name string) {
 	if e.GeoNamesID != 0 {
-		b.describe(n, owlSameAs, quad.IRI(geoNamesBase+strconv.Itoa(e.GeoNamesID)+"/"))
+		b.describe(n, OWLSameAs, quad.IRI(geoNamesBase+strconv.Itoa(e.GeoNamesID)+"/"))
 	}
 	if e.Latitude != 0 || e.Longitude != 0 {
 		geo := quad.IRI(string(n) + "#geo")
-		b.describe(n, schemaGeo, geo)
-		b.describe(geo, schemaLatitude, decimal(e.Latitude))
-		b.describe(geo, schemaLongitude, decimal(e.Longitude))
+		b.describe(n, SchemaGeo, geo)
+		b.describe(geo, SchemaLatitude, Decimal(e.Latitude))
+		b.describe(geo, SchemaLongitude, Decimal(e.Longitude))
 		if e.GeoPrecision != "" {
 			// "container": the point is that of the place the caption puts it in.
-			b.describe(geo, cgGeoPrecision, str(e.GeoPrecision))
+			b.describe(geo, CapgraphGeoPrecision, str(e.GeoPrecision))
 		}
 	}
 	// Gazetteer containment: the administrative chain, widest first.
@@ -259,14 +255,14 @@ func (b *builder) place(n quad.IRI, e extract.Entity, name string) {
 			path += "/" + segment(a)
 			node = quad.IRI(path)
 		}
-		b.describe(node, schemaName, str(a))
+		b.describe(node, SchemaName, str(a))
 		if parent != "" {
-			b.describe(node, schemaContainedInPlace, parent)
+			b.describe(node, SchemaContainedInPlace, parent)
 		}
 		parent = node
 	}
 	if parent != "" {
-		b.describe(n, schemaContainedInPlace, parent)
+		b.describe(n, SchemaContainedInPlace, parent)
 	}
 }
 
@@ -295,7 +291,7 @@ func (b *builder) credit() {
 	if start < 0 || end > len(b.runes) {
 		return
 	}
-	b.add(b.photo, schemaCreditText, str(string(b.runes[start:end])))
+	b.add(b.photo, SchemaCreditText, str(string(b.runes[start:end])))
 }
 
 // arg resolves one argument of a relation to a node or, for dates, a literal.
@@ -318,47 +314,47 @@ func (b *builder) relation(i int, r extract.Relation) (s quad.Value, p quad.IRI,
 	o, ook := b.arg(r.ObjID, r.Obj)
 	switch r.Rel {
 	case extract.PhotographedBy:
-		p = schemaCreator
+		p = SchemaCreator
 	case extract.DistributedBy:
-		p = schemaSourceOrg
+		p = SchemaSourceOrg
 	case extract.TakenOn:
-		p = schemaDateCreated
+		p = SchemaDateCreated
 		if e, found := b.ents[r.ObjID]; found && ook {
 			if prec := b.x.Entities[e].Precision; prec != "" {
-				b.add(b.photo, cgDatePrecision, str(prec))
+				b.add(b.photo, CapgraphDatePrecision, str(prec))
 			}
 		}
 	case extract.DepictsPlace:
-		p = schemaContentLocation
+		p = SchemaContentLocation
 	case extract.DepictsPerson:
-		p = schemaAbout
+		p = SchemaAbout
 	case extract.LocatedIn:
-		p = cgLocatedIn // as the caption states it, apart from containedInPlace
+		p = CapgraphLocatedIn // as the caption states it, apart from containedInPlace
 	case extract.MemberOf:
-		p = schemaMemberOf
+		p = SchemaMemberOf
 		if !sok && ook && r.Subj != "" { // a role noun: "a fighter of ..."
 			role := quad.IRI(string(b.g) + "#role" + strconv.Itoa(i))
-			b.add(role, schemaRoleName, str(r.Subj))
-			s, sok, p = role, true, cgMemberOf
+			b.add(role, SchemaRoleName, str(r.Subj))
+			s, sok, p = role, true, CapgraphMemberOf
 		}
 	case extract.AliasOf:
 		if sok && ook && s == o {
-			s, p, o = o, schemaAlternateName, str(r.Subj)
+			s, p, o = o, SchemaAlternateName, str(r.Subj)
 		} else {
-			p = cgAliasOf
+			p = CapgraphAliasOf
 		}
 	case extract.ControlledBy:
-		p = cgControlledBy
+		p = CapgraphControlledBy
 		if !ook && sok && r.Obj != "" { // "rebels", "government forces"
 			n := quad.IRI(controllerBase + segment(strings.ReplaceAll(strings.ToLower(r.Obj), " ", "-")))
 			if r.ObjID != "" {
 				n = quad.IRI(EntityIRI(r.ObjID))
 			}
-			b.describe(n, schemaName, str(r.Obj))
+			b.describe(n, SchemaName, str(r.Obj))
 			o, ook = n, true
 		}
 	case extract.EventAt:
-		p = schemaLocation
+		p = SchemaLocation
 	default:
 		p = quad.IRI(Vocab + segment(string(r.Rel)))
 	}
@@ -371,13 +367,13 @@ func dateLiteral(e extract.Entity) (quad.Value, bool) {
 	var t quad.IRI
 	switch {
 	case len(v) == 10 && v[4] == '-':
-		t = xsdDate
+		t = XSDDate
 	case len(v) == 7 && v[4] == '-':
-		t = xsdGYearMonth
+		t = XSDGYearMonth
 	case len(v) == 4:
-		t = xsdGYear
+		t = XSDGYear
 	case strings.HasPrefix(v, "--"):
-		t = xsdGMonthDay
+		t = XSDGMonthDay
 	case v == "":
 		return str(e.Text), true
 	default:

@@ -1,0 +1,186 @@
+package model
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/cayleygraph/quad"
+)
+
+// Base is the IRI under which capgraph mints every node: photos, caption
+// graphs and entities. Entity ids map to paths below it:
+// "place:geonames:170654" becomes Base+"place/geonames/170654".
+const Base = "https://capgraph.org/id/"
+
+// Vocab is the namespace of the project vocabulary, published as
+// docs/capgraph.ttl. It holds only terms that schema.org lacks.
+const Vocab = "https://capgraph.org/ns#"
+
+// Version names the shape of the RDF that the store's Load writes. It is
+// part of each caption's content hash, so changing the model rewrites every
+// caption on the next build.
+const Version = "capgraph-model/2"
+
+// EntitiesGraph is the named graph that holds the description of every
+// entity (type, name, coordinates, sameAs, admin chain) once, shared by the
+// caption graphs that name it. Its IRI cannot be a caption graph's.
+const EntitiesGraph = Base + "entities"
+
+// TalliesGraph is the named graph of the counts that the store keeps as it
+// loads (capgraph:photoCount and the credits).
+const TalliesGraph = Base + "tallies"
+
+// Prefixes are the namespaces of the model with the prefixes that the
+// Turtle and JSON-LD writers declare, in the order they are declared.
+var Prefixes = []struct{ Prefix, IRI string }{
+	{"capgraph", Vocab},
+	{"schema", SchemaNS},
+	{"prov", ProvNS},
+	{"nif", NIFNS},
+	{"itsrdf", ITSNS},
+	{"owl", OWLNS},
+	{"rdf", RDFNS},
+	{"xsd", XSDNS},
+}
+
+// Namespaces of the model.
+const (
+	SchemaNS = "https://schema.org/"
+	ProvNS   = "http://www.w3.org/ns/prov#"
+	NIFNS    = "http://persistence.uni-leipzig.org/nlp2rdf/ontologies/nif-core#"
+	ITSNS    = "http://www.w3.org/2005/11/its/rdf#"
+	OWLNS    = "http://www.w3.org/2002/07/owl#"
+	RDFNS    = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+	XSDNS    = "http://www.w3.org/2001/XMLSchema#"
+)
+
+// Terms of the model.
+const (
+	RDFType      quad.IRI = RDFNS + "type"
+	RDFSubject   quad.IRI = RDFNS + "subject"
+	RDFPredicate quad.IRI = RDFNS + "predicate"
+	RDFObject    quad.IRI = RDFNS + "object"
+
+	SchemaPhotograph         quad.IRI = SchemaNS + "Photograph"
+	SchemaPerson             quad.IRI = SchemaNS + "Person"
+	SchemaPlace              quad.IRI = SchemaNS + "Place"
+	SchemaOrganization       quad.IRI = SchemaNS + "Organization"
+	SchemaNewsMedia          quad.IRI = SchemaNS + "NewsMediaOrganization"
+	SchemaEvent              quad.IRI = SchemaNS + "Event"
+	SchemaCaption            quad.IRI = SchemaNS + "caption"
+	SchemaIdentifier         quad.IRI = SchemaNS + "identifier"
+	SchemaCreditText         quad.IRI = SchemaNS + "creditText"
+	SchemaCreator            quad.IRI = SchemaNS + "creator"
+	SchemaSourceOrg          quad.IRI = SchemaNS + "sourceOrganization"
+	SchemaDateCreated        quad.IRI = SchemaNS + "dateCreated"
+	SchemaContentLocation    quad.IRI = SchemaNS + "contentLocation"
+	SchemaAbout              quad.IRI = SchemaNS + "about"
+	SchemaMentions           quad.IRI = SchemaNS + "mentions"
+	SchemaName               quad.IRI = SchemaNS + "name"
+	SchemaAlternateName      quad.IRI = SchemaNS + "alternateName"
+	SchemaContainedInPlace   quad.IRI = SchemaNS + "containedInPlace"
+	SchemaGeo                quad.IRI = SchemaNS + "geo"
+	SchemaLatitude           quad.IRI = SchemaNS + "latitude"
+	SchemaLongitude          quad.IRI = SchemaNS + "longitude"
+	SchemaMemberOf           quad.IRI = SchemaNS + "memberOf"
+	SchemaLocation           quad.IRI = SchemaNS + "location"
+	SchemaRoleName           quad.IRI = SchemaNS + "roleName"
+	OWLSameAs                quad.IRI = OWLNS + "sameAs"
+	ProvWasDerivedFrom       quad.IRI = ProvNS + "wasDerivedFrom"
+	ProvGeneratedAtTime      quad.IRI = ProvNS + "generatedAtTime"
+	NIFBeginIndex            quad.IRI = NIFNS + "beginIndex"
+	NIFEndIndex              quad.IRI = NIFNS + "endIndex"
+	NIFAnchorOf              quad.IRI = NIFNS + "anchorOf"
+	ITSTaIdentRef            quad.IRI = ITSNS + "taIdentRef"
+	CapgraphArmedGroup       quad.IRI = Vocab + "ArmedGroup"
+	CapgraphGroupType        quad.IRI = Vocab + "groupType"
+	CapgraphGeoPrecision     quad.IRI = Vocab + "geoPrecision"
+	CapgraphControlledBy     quad.IRI = Vocab + "controlledBy"
+	CapgraphLocatedIn        quad.IRI = Vocab + "locatedIn"
+	CapgraphMemberOf         quad.IRI = Vocab + "memberOf"
+	CapgraphAliasOf          quad.IRI = Vocab + "aliasOf"
+	CapgraphConfidence       quad.IRI = Vocab + "confidence"
+	CapgraphDatePrecision    quad.IRI = Vocab + "datePrecision"
+	CapgraphExtractorVersion quad.IRI = Vocab + "extractorVersion"
+	CapgraphContentHash      quad.IRI = Vocab + "contentHash"
+	XSDDate                  quad.IRI = XSDNS + "date"
+	XSDGYearMonth            quad.IRI = XSDNS + "gYearMonth"
+	XSDGYear                 quad.IRI = XSDNS + "gYear"
+	XSDGMonthDay             quad.IRI = XSDNS + "gMonthDay"
+	XSDDateTime              quad.IRI = XSDNS + "dateTime"
+	XSDDecimal               quad.IRI = XSDNS + "decimal"
+	XSDNonNegativeInteger    quad.IRI = XSDNS + "nonNegativeInteger"
+
+	CapgraphPhotoCount   quad.IRI = Vocab + "photoCount"
+	CapgraphTallies      quad.IRI = Vocab + "Tallies"
+	CapgraphAgency       quad.IRI = Vocab + "agency"
+	CapgraphPhotographer quad.IRI = Vocab + "photographer"
+)
+
+// Where capgraph mints IRIs, below [Base], and GeoNames its own.
+const (
+	geoNamesBase   = "https://sws.geonames.org/"
+	controllerBase = Base + "controller/"
+	adminBase      = Base + "place/admin/"
+	countryBase    = Base + "place/country/"
+	photoBase      = Base + "photo/"
+	graphBase      = Base + "graph/"
+)
+
+// PhotoIRI returns the IRI of the photo that caption id describes.
+func PhotoIRI(captionID string) string { return photoBase + segment(captionID) }
+
+// GraphIRI returns the IRI of the named graph that holds caption id's facts.
+func GraphIRI(captionID string) string { return graphBase + segment(captionID) }
+
+// EntityIRI returns the IRI of the entity with the given extraction id:
+// each colon-separated part becomes one escaped path segment, so
+// "place:geonames:170654" is Base+"place/geonames/170654".
+func EntityIRI(id string) string {
+	parts := strings.Split(id, ":")
+	for i, p := range parts {
+		parts[i] = segment(p)
+	}
+	return Base + strings.Join(parts, "/")
+}
+
+// segment escapes s as one IRI path segment. The result never holds a
+// character that N-Triples, Turtle or JSON-LD would need to escape.
+func segment(s string) string {
+	if s == "" {
+		return "_"
+	}
+	return url.PathEscape(s)
+}
+
+// Decimal writes a confidence or coordinate as an xsd:decimal literal in
+// its shortest canonical form.
+func Decimal(f float64) quad.Value {
+	s := strconv.FormatFloat(f, 'f', -1, 64)
+	if !strings.Contains(s, ".") {
+		s += ".0"
+	}
+	return quad.TypedString{Value: quad.String(s), Type: XSDDecimal}
+}
+
+// NonNegInt writes a count as an xsd:nonNegativeInteger literal.
+func NonNegInt(n int) quad.Value {
+	return quad.TypedString{Value: quad.String(strconv.Itoa(n)), Type: XSDNonNegativeInteger}
+}
+
+// GraphOfPhoto returns the IRI of the named graph of the caption that
+// photo, a [PhotoIRI], describes.
+func GraphOfPhoto(photo string) (string, bool) {
+	seg, ok := strings.CutPrefix(photo, photoBase)
+	if !ok {
+		return "", false
+	}
+	return graphBase + seg, true
+}
+
+// IsCaptionIRI reports whether iri is a photo's or a caption graph's: the
+// nodes that belong to one caption rather than to the entities graph.
+func IsCaptionIRI(iri string) bool {
+	return strings.HasPrefix(iri, graphBase) || strings.HasPrefix(iri, photoBase)
+}
