@@ -1,14 +1,21 @@
 // Package graph stores extractions in a Cayley quad store, one named graph
 // per caption, and exports them as N-Quads, N-Triples, Turtle, JSON-LD or a
 // flat CSV events view. It is the only package of capgraph that imports
-// Cayley. docs/model.md describes the RDF it writes.
+// Cayley. docs/model.md describes the RDF it writes; package model builds
+// it.
 //
-// The embedded store is Cayley's kv quad store on bbolt, through a
-// key-value layer of capgraph's own (internal/boltkv) that keeps Cayley's value
-// maps in two buckets instead of 131,072. The first load into an empty
-// embedded store bypasses Cayley's writer: package internal/bulk writes the same keys
-// in key order, sorted on disk. On PostgreSQL, queries run on a
-// wrapper (sqlquery.go) that avoids a crash in Cayley's SQL iterators.
+// graph is the door: [Store] opens, loads, queries, exports, counts and
+// checks. The engines behind it live under internal/, each apart because
+// it copies a layout or an interface of Cayley's or bbolt's:
+//   - boltkv, the key-value layer under the embedded store, which keeps
+//     Cayley's value maps in two buckets instead of 131,072;
+//   - bulk, which writes the first load into an empty embedded store in
+//     that layout directly, sorted on disk, instead of through Cayley's
+//     writer;
+//   - plan, the query planner on the embedded store's indexes, and the
+//     wrapper that keeps queries on PostgreSQL clear of a crash in Cayley's
+//     SQL iterators;
+//   - rdfterm, the N-Triples and Turtle term writers of the exporters.
 package graph
 
 import (
@@ -39,6 +46,7 @@ import (
 	"github.com/capgraph/capgraph/extract"
 	"github.com/capgraph/capgraph/graph/internal/boltkv"
 	"github.com/capgraph/capgraph/graph/internal/bulk"
+	"github.com/capgraph/capgraph/graph/internal/plan"
 	"github.com/capgraph/capgraph/graph/model"
 )
 
@@ -90,7 +98,7 @@ type Options struct {
 // queries may run beside it.
 type Store struct {
 	qs   cgraph.QuadStore
-	read cgraph.QuadStore // what queries run on: qs, boltQueries or sqlQueries{qs}
+	read cgraph.QuadStore // what queries run on: qs, plan.Store or plan.SQL{qs}
 	bolt *boltkv.Handle   // the embedded store's database, else nil
 	addr string
 	opts Options
@@ -158,14 +166,14 @@ func Open(ctx context.Context, addr string, opts Options) (*Store, error) {
 	s.read = s.qs
 	switch kqs, ok := s.qs.(*kv.QuadStore); {
 	case ok && s.bolt != nil:
-		q, err := newBoltQueries(ctx, kqs, s.bolt.KV())
+		q, err := plan.New(ctx, kqs, s.bolt.KV())
 		if err != nil {
 			s.qs.Close()
 			return nil, fmt.Errorf("graph: open %s: %w", s.addr, err)
 		}
 		s.read = q
 	case addr != "":
-		s.read = sqlQueries{s.qs}
+		s.read = plan.SQL{QuadStore: s.qs}
 	}
 	log.Debug("opened store", "store", s.addr)
 	return s, nil
@@ -214,9 +222,9 @@ func (s *Store) Query(ctx context.Context, lang, text string, limit int) iter.Se
 	}
 	return func(yield func(any, error) bool) {
 		read := s.read
-		if q, ok := read.(*boltQueries); ok {
-			q = q.forQuery()
-			defer q.endQuery()
+		if q, ok := read.(*plan.Store); ok {
+			q = q.ForQuery()
+			defer q.EndQuery()
 			read = q
 		}
 		it, err := query.Execute(ctx, read, lang, text, query.Options{Collation: query.JSON, Limit: limit})
@@ -576,11 +584,11 @@ func newDescriptions(desc []quad.Quad, described map[quad.Value]bool) []quad.Qua
 	return out
 }
 
-// written drops what queries keep of the store's state (readcache.go): a
+// written drops what queries keep of the store's state (package plan): a
 // write has committed, or may have.
 func (s *Store) written() {
-	if q, ok := s.read.(*boltQueries); ok {
-		q.caches.reset()
+	if q, ok := s.read.(*plan.Store); ok {
+		q.ResetCaches()
 	}
 }
 

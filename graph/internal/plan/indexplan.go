@@ -1,4 +1,4 @@
-package graph
+package plan
 
 import (
 	"bytes"
@@ -28,7 +28,7 @@ import (
 	"github.com/capgraph/capgraph/graph/internal/boltkv"
 )
 
-// boltQueries is the quad store that queries run on with the embedded
+// Store is the quad store that queries run on with the embedded
 // store: Cayley's kv quad store, with a better plan for the step at the
 // heart of every path, "the quads whose directions D have these values,
 // and their direction R" (shape.QuadsAction).
@@ -43,7 +43,7 @@ import (
 // per quad of the node, not per quad asked for: 13 per photo for one
 // SaveOpt, 2.6 per photo for In(schema:mentions) from an armed group.
 //
-// boltQueries plans both on the index whose key starts with the fixed
+// Store plans both on the index whose key starts with the fixed
 // directions (and, to check a node, the node's direction), scanning that
 // key prefix and fetching only the quads under it. Quads in an index may
 // be dead (kv marks a deleted quad in the log, not in its indexes), so
@@ -51,7 +51,7 @@ import (
 // index serves keeps Cayley's plan. A step from a path is an index join
 // (indexjoin.go), and each query reads node values through one
 // transaction (forQuery).
-type boltQueries struct {
+type Store struct {
 	*kv.QuadStore
 	db      hkv.KV
 	indexes []kv.QuadIndex                 // the store's, in the order kv keeps them
@@ -61,9 +61,9 @@ type boltQueries struct {
 	reads   *readCache                     // set for one query by forQuery
 }
 
-// newBoltQueries wraps qs, whose key-value store is db, reading the list
+// New wraps qs, whose key-value store is db, reading the list
 // of indexes kv keeps in its meta bucket.
-func newBoltQueries(ctx context.Context, qs *kv.QuadStore, db hkv.KV) (*boltQueries, error) {
+func New(ctx context.Context, qs *kv.QuadStore, db hkv.KV) (*Store, error) {
 	var list []kv.QuadIndex
 	err := hkv.View(ctx, db, func(tx hkv.Tx) error {
 		v, err := tx.Get(ctx, hkv.Key{[]byte("meta"), []byte("indexes")})
@@ -81,7 +81,7 @@ func newBoltQueries(ctx context.Context, qs *kv.QuadStore, db hkv.KV) (*boltQuer
 	if err != nil {
 		return nil, err
 	}
-	q := &boltQueries{QuadStore: qs, db: db, values: values, caches: newReadCaches()}
+	q := &Store{QuadStore: qs, db: db, values: values, caches: newReadCaches()}
 	for _, ind := range list {
 		if !ind.Unique { // a unique index holds one quad id per key, not a list
 			q.indexes = append(q.indexes, ind)
@@ -92,7 +92,7 @@ func newBoltQueries(ctx context.Context, qs *kv.QuadStore, db hkv.KV) (*boltQuer
 
 // prefixIndex returns the first index whose key starts with exactly the
 // directions dirs, in any order, or nil.
-func (q *boltQueries) prefixIndex(dirs []quad.Direction) *kv.QuadIndex {
+func (q *Store) prefixIndex(dirs []quad.Direction) *kv.QuadIndex {
 	for i, ind := range q.indexes {
 		if len(dirs) > 0 && len(ind.Dirs) >= len(dirs) && sameDirs(ind.Dirs[:len(dirs)], dirs) {
 			return &q.indexes[i]
@@ -110,7 +110,7 @@ func sameDirs(a, b []quad.Direction) bool {
 	return len(a) == len(b)
 }
 
-func (q *boltQueries) OptimizeShape(ctx context.Context, s shape.Shape) (shape.Shape, bool) {
+func (q *Store) OptimizeShape(ctx context.Context, s shape.Shape) (shape.Shape, bool) {
 	switch s := s.(type) {
 	case shape.QuadsAction:
 		return q.optimizeQuadsAction(ctx, s)
@@ -126,7 +126,7 @@ func (q *boltQueries) OptimizeShape(ctx context.Context, s shape.Shape) (shape.S
 	return q.QuadStore.OptimizeShape(ctx, s)
 }
 
-func (q *boltQueries) optimizeQuadsAction(ctx context.Context, qa shape.QuadsAction) (shape.Shape, bool) {
+func (q *Store) optimizeQuadsAction(ctx context.Context, qa shape.QuadsAction) (shape.Shape, bool) {
 	l := &indexLinks{q: q, qa: qa, filter: make(map[quad.Direction]uint64, len(qa.Filter))}
 	var dirs []quad.Direction
 	for d, v := range qa.Filter {
@@ -151,7 +151,7 @@ func (q *boltQueries) optimizeQuadsAction(ctx context.Context, qa shape.QuadsAct
 // indexes: next to list its results, lookup to check one. Either may be
 // nil, and then Cayley's plan does that part.
 type indexLinks struct {
-	q      *boltQueries
+	q      *Store
 	qa     shape.QuadsAction
 	filter map[quad.Direction]uint64
 	next   *kv.QuadIndex
@@ -275,7 +275,7 @@ func lookupKey(p []byte) string { return unsafe.String(unsafe.SliceData(p), len(
 
 // keptPrefixSize is prefixSize of p, in prefix form, kept in the query's
 // readCache: the planner asks for the same sizes at every query.
-func (q *boltQueries) keptPrefixSize(ctx context.Context, p []byte) (refs.Size, error) {
+func (q *Store) keptPrefixSize(ctx context.Context, p []byte) (refs.Size, error) {
 	if q.reads != nil {
 		if size, ok := q.reads.sizes.Get(lookupKey(p)); ok {
 			return size, nil
@@ -298,7 +298,7 @@ func (q *boltQueries) keptPrefixSize(ctx context.Context, p []byte) (refs.Size, 
 // thousand. The size is never exact: an index lists dead quads too (kv
 // marks them in its log), and Cayley answers Count() with an exact size
 // without iterating.
-func (q *boltQueries) prefixSize(ctx context.Context, prefix hkv.Key) (refs.Size, error) {
+func (q *Store) prefixSize(ctx context.Context, prefix hkv.Key) (refs.Size, error) {
 	var size refs.Size
 	err := hkv.View(ctx, q.db, func(tx hkv.Tx) error {
 		kit := tx.Scan(ctx, options.WithPrefixKV(prefix))
@@ -660,24 +660,24 @@ func decodeIDs(dst []uint64, b []byte) ([]uint64, error) {
 	return dst, nil
 }
 
-// forQuery returns q for one query, which reads node values (NameOf)
+// ForQuery returns q for one query, which reads node values (NameOf)
 // through names, and quads and node ids through the store's current
-// readCache; endQuery ends it.
-func (q *boltQueries) forQuery() *boltQueries {
+// readCache; EndQuery ends it.
+func (q *Store) ForQuery() *Store {
 	c := *q
 	c.reads = q.caches.get()
 	c.names = &queryNames{db: q.db, values: q.values, keep: c.keepID}
 	return &c
 }
 
-func (q *boltQueries) endQuery() error { return q.names.close() }
+func (q *Store) EndQuery() error { return q.names.close() }
 
 // NameOf returns a node's value. Gizmo asks it for every tag of every
 // result; kv opens a read transaction and decodes the value for each. In
 // a query (forQuery), values are read through one transaction and kept
 // for later queries: kv never gives a node id to another value, so a
 // kept value cannot go stale.
-func (q *boltQueries) NameOf(v refs.Ref) (quad.Value, error) {
+func (q *Store) NameOf(v refs.Ref) (quad.Value, error) {
 	id, ok := v.(kv.Int64Value)
 	if q.names == nil || !ok || id == 0 {
 		return q.QuadStore.NameOf(v)

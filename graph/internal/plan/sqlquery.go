@@ -1,4 +1,4 @@
-package graph
+package plan
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"github.com/cayleygraph/cayley/query/shape"
 )
 
-// sqlQueries is the quad store that queries run on with Cayley's SQL
+// SQL is the quad store that queries run on with Cayley's SQL
 // backends. It keeps the backend from turning node-from-quads steps
 // (shape.NodesFrom, shape.QuadsAction) into its "NextPath" selects: with
 // those, a query that walks more than one path per node (people,
@@ -16,9 +16,9 @@ import (
 // sql.iteratorNext.NextPath, on a goroutine of Gizmo's where nothing can
 // recover it, and the process dies. Every other step is still pushed
 // down to SQL.
-type sqlQueries struct{ cgraph.QuadStore }
+type SQL struct{ cgraph.QuadStore }
 
-func (q sqlQueries) OptimizeShape(ctx context.Context, s shape.Shape) (shape.Shape, bool) {
+func (q SQL) OptimizeShape(ctx context.Context, s shape.Shape) (shape.Shape, bool) {
 	switch s.(type) {
 	case shape.NodesFrom, shape.QuadsAction:
 		return s, false

@@ -1,10 +1,9 @@
-package graph
+package plan
 
 import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -18,7 +17,7 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// planQueries are Gizmo programs that exercise every step boltQueries
+// planQueries are Gizmo programs that exercise every step the planner
 // plans: In and Out from one node, from several and from a path; Save,
 // SaveOpt, Has, Is and Back, which check nodes; predicates as tags; and
 // steps no index serves. $G, $P, $R and $X stand for the armed group and
@@ -67,18 +66,14 @@ var planQueries = []string{
 
 // TestBoltQueriesPlanLikeCayley runs planQueries on a store whose captions
 // were loaded, then partly replaced (so its indexes list dead quads), with
-// boltQueries' plans and with Cayley's, and wants the same results, path
+// the planner's plans and with Cayley's, and wants the same results, path
 // for path.
 func TestBoltQueriesPlanLikeCayley(t *testing.T) {
 	if testing.Short() {
 		t.Skip("extracts 450 synthetic captions")
 	}
 	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "g"), Options{Now: fixedNow, ExtractorVersion: "test", BatchSize: 100})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openTemp(t)
 	xs := synthetic(t, 0, 400)
 	loadAll(t, s, xs)
 	later := append(synthetic(t, 400, 50), xs[:80]...)
@@ -88,9 +83,9 @@ func TestBoltQueriesPlanLikeCayley(t *testing.T) {
 	if st := loadAll(t, s, later); st.Replaced != 80 {
 		t.Fatalf("replaced %d captions, want 80", st.Replaced)
 	}
-	q, ok := s.read.(*boltQueries)
+	q, ok := s.read.(*Store)
 	if !ok {
-		t.Fatalf("queries run on %T, want *boltQueries", s.read)
+		t.Fatalf("queries run on %T, want *Store", s.read)
 	}
 	// The photos' type prefix holds more keys than prefixSize reads, so
 	// its size is estimated; it must be of the right order for And.
@@ -151,7 +146,7 @@ func TestBoltQueriesPlanLikeCayley(t *testing.T) {
 }
 
 // gizmoRows runs a Gizmo program and returns its results as sorted JSON.
-func gizmoRows(t *testing.T, s *Store, q string) []string {
+func gizmoRows(t *testing.T, s *testStore, q string) []string {
 	t.Helper()
 	var rows []string
 	for r, err := range s.Query(context.Background(), "gizmo", q, 0) {
@@ -174,7 +169,7 @@ func TestBoltQueriesUseIndexPrefixes(t *testing.T) {
 	ctx := context.Background()
 	s := openTemp(t)
 	loadAll(t, s, synthetic(t, 0, 20))
-	q := s.read.(*boltQueries)
+	q := s.read.(*Store)
 	rows := gizmoRows(t, s, `g.V("<https://schema.org/Photograph>").In("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>").Tag("photo").Out("<https://schema.org/contentLocation>").Limit(1).ForEach(function (d) { g.Emit([d.photo.slice(1, -1), d.id.slice(1, -1)]) })`)
 	var pair [2]string
 	if len(rows) != 1 || json.Unmarshal([]byte(rows[0]), &pair) != nil {
@@ -247,8 +242,8 @@ func TestQueryNamesAreKVs(t *testing.T) {
 	xs := synthetic(t, 0, 30)
 	loadAll(t, s, xs)
 	kqs := s.qs.(*kv.QuadStore)
-	bq := s.read.(*boltQueries)
-	check := func(q *boltQueries, what string) int {
+	bq := s.read.(*Store)
+	check := func(q *Store, what string) int {
 		t.Helper()
 		var nodes []refs.Ref
 		it := kqs.NodesAllIterator().Iterate()
@@ -269,12 +264,12 @@ func TestQueryNamesAreKVs(t *testing.T) {
 		return len(nodes)
 	}
 
-	q := bq.forQuery()
+	q := bq.ForQuery()
 	if n := check(q, "read"); n < 100 {
 		t.Errorf("only %d nodes", n)
 	}
 	check(q, "kept")
-	if err := q.endQuery(); err != nil {
+	if err := q.EndQuery(); err != nil {
 		t.Fatal(err)
 	}
 	check(q, "after the query")
@@ -289,21 +284,9 @@ func TestQueryNamesAreKVs(t *testing.T) {
 	if st := loadAll(t, s, later); st.Replaced != 20 {
 		t.Fatalf("replaced %d captions, want 20", st.Replaced)
 	}
-	q = bq.forQuery()
-	defer q.endQuery()
+	q = bq.ForQuery()
+	defer q.EndQuery()
 	check(q, "after replacing captions")
-}
-
-// openTemp opens an embedded store in a temporary directory, closed when
-// the test ends.
-func openTemp(t *testing.T) *Store {
-	t.Helper()
-	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "g"), Options{Now: fixedNow, ExtractorVersion: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
 }
 
 // linkPrimitives are log entries as kv writes them: quads live and dead,
@@ -445,7 +428,7 @@ func TestBoltQueriesPlanPredicatesOnKeys(t *testing.T) {
 	ctx := context.Background()
 	s := openTemp(t)
 	loadAll(t, s, synthetic(t, 0, 20))
-	q := s.read.(*boltQueries)
+	q := s.read.(*Store)
 	rows := gizmoRows(t, s, `g.V("<https://schema.org/Photograph>").In("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>").Tag("photo").Out("<https://schema.org/contentLocation>").Limit(2).ForEach(function (d) { g.Emit([d.photo.slice(1, -1), d.id.slice(1, -1)]) })`)
 	var pairs [2][2]string
 	if len(rows) != 2 || json.Unmarshal([]byte(rows[0]), &pairs[0]) != nil || json.Unmarshal([]byte(rows[1]), &pairs[1]) != nil {

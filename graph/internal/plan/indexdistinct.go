@@ -1,4 +1,4 @@
-package graph
+package plan
 
 import (
 	"context"
@@ -25,7 +25,7 @@ import (
 // ("ops" for InPredicates, "sp" for OutPredicates) holds the values in its
 // keys, so distinct walks the keys and reads the log only to find one
 // live quad per value. It returns nil for any other shape.
-func (q *boltQueries) distinct(u shape.Unique) *distinctLinks {
+func (q *Store) distinct(u shape.Unique) *distinctLinks {
 	switch from := u.From.(type) {
 	case *indexLinks: // one fixed node: Cayley has made it a QuadsAction
 		if len(from.qa.Save) > 0 || from.next == nil || len(from.filter) >= len(from.next.Dirs) ||
@@ -63,7 +63,7 @@ func (q *boltQueries) distinct(u shape.Unique) *distinctLinks {
 // follow each head (the fixed values of the index's first directions) in
 // the keys of ind.
 type distinctLinks struct {
-	q     *boltQueries
+	q     *Store
 	ind   *kv.QuadIndex
 	heads [][]uint64
 }

@@ -1,4 +1,4 @@
-package graph
+package plan
 
 import (
 	"cmp"
@@ -25,7 +25,7 @@ import (
 // filter with several values stands in for it: In([p, q]) from a set of
 // nodes, or the values of Has(p, a, b) on a set of nodes. It returns nil
 // when the step is not of that form or no index has such a prefix.
-func (q *boltQueries) join(s shape.NodesFrom) *indexJoin {
+func (q *Store) join(s shape.NodesFrom) *indexJoin {
 	filters, ok := s.Quads.(shape.Quads)
 	if !ok {
 		return nil
@@ -118,7 +118,7 @@ func fixedIDs(s shape.Shape) ([]uint64, bool) {
 // values on lookup, and checks each quad's dir against from; with no such
 // index Cayley's plan (generic) checks it.
 type indexJoin struct {
-	q       *boltQueries
+	q       *Store
 	result  quad.Direction
 	dir     quad.Direction
 	from    shape.Shape

@@ -1,4 +1,4 @@
-package graph
+package plan
 
 import (
 	"context"
@@ -27,7 +27,7 @@ import (
 // beside a write may read either state, as it may without the cache: kv
 // reads each step in its own transaction.
 //
-// Node values by id are kept apart, in boltQueries.values, for good: kv
+// Node values by id are kept apart, in Store.values, for good: kv
 // never gives a node id to another value.
 type readCache struct {
 	links    *lru.Cache[uint64, link]      // dead or missing quads as link{deleted: true}
@@ -77,13 +77,16 @@ func newReadCaches() *readCaches {
 
 // reset drops what queries have kept; the store calls it after each write
 // is committed.
+// ResetCaches drops what queries have cached: a load changed the store.
+func (q *Store) ResetCaches() { q.caches.reset() }
+
 func (c *readCaches) reset() { c.current.Store(newReadCache()) }
 
 func (c *readCaches) get() *readCache { return c.current.Load() }
 
 // link reads quad id into l, through the cache when the query has one, and
 // reports whether the quad is live.
-func (q *boltQueries) link(ctx context.Context, tx hkv.Tx, id uint64, l *link) (bool, error) {
+func (q *Store) link(ctx context.Context, tx hkv.Tx, id uint64, l *link) (bool, error) {
 	if q.reads != nil {
 		if v, ok := q.reads.links.Get(id); ok {
 			*l = v
@@ -106,7 +109,7 @@ func (q *boltQueries) link(ctx context.Context, tx hkv.Tx, id uint64, l *link) (
 // ValueOf returns the id of node v, or nil when the store does not hold it.
 // kv opens a transaction and reads a B-tree for each; Gizmo asks once for
 // every node a query names, and the saved queries name hundreds at a time.
-func (q *boltQueries) ValueOf(v quad.Value) (refs.Ref, error) {
+func (q *Store) ValueOf(v quad.Value) (refs.Ref, error) {
 	if q.reads == nil || v == nil {
 		return q.QuadStore.ValueOf(v)
 	}
@@ -131,7 +134,7 @@ func (q *boltQueries) ValueOf(v quad.Value) (refs.Ref, error) {
 
 // keepID notes that node id has value v, when the query has a cache: a
 // query that names nodes usually starts its next step from them.
-func (q *boltQueries) keepID(v quad.Value, id uint64) {
+func (q *Store) keepID(v quad.Value, id uint64) {
 	if q.reads != nil && v != nil {
 		q.reads.ids.Add(v.String(), id)
 	}
