@@ -19,8 +19,9 @@ type CheckReport struct {
 const maxProblems = 20
 
 // Check verifies the embedded store: bbolt's own page check (every page
-// reachable or free, none twice, keys in order), capgraph's metadata, and
-// that the statistics can be read. It reads only. On PostgreSQL and in
+// reachable or free, none twice, keys in order), capgraph's metadata, that
+// the statistics can be read, and that the tallies agree with a count of
+// the caption graphs. It reads only. On PostgreSQL and in
 // memory it returns an error: their servers check themselves.
 func (s *Store) Check(ctx context.Context) (r CheckReport, err error) {
 	db := s.bolt.DB()
@@ -56,5 +57,10 @@ func (s *Store) Check(ctx context.Context) (r CheckReport, err error) {
 		return r, nil
 	}
 	r.Captions, r.Quads = st.Captions, st.Quads
+	problems, err := s.tallyProblems(ctx)
+	if err != nil {
+		return r, fmt.Errorf("graph: check %s: %w", s.addr, err)
+	}
+	r.Problems = append(r.Problems, problems...)
 	return r, nil
 }

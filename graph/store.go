@@ -654,7 +654,10 @@ func (b *batch) del(q quad.Quad) {
 // quad without that node; then the deletions go first in a transaction of
 // their own. A crash between the two leaves the caption without its
 // content hash, holding only quads of its new graph, and the next build
-// completes it.
+// completes it. It would also leave tallies deleted and not yet rewritten,
+// so the first transaction takes the tallies' marker away and the second
+// puts it back: a store without it has its tallies counted anew by the
+// next build (ensureTallies), and check reports them.
 func (b *batch) transactions() [][]cgraph.Delta {
 	if len(b.deltas) == 0 {
 		return nil
@@ -692,6 +695,8 @@ func (b *batch) transactions() [][]cgraph.Delta {
 			adds = append(adds, d)
 		}
 	}
+	dels = append(dels, cgraph.Delta{Quad: talliesMarker, Action: cgraph.Delete})
+	adds = append(adds, cgraph.Delta{Quad: talliesMarker, Action: cgraph.Add})
 	return [][]cgraph.Delta{dels, adds}
 }
 

@@ -242,24 +242,88 @@ func (s *Store) storedTally(ctx context.Context, e quad.Value) ([]quad.Quad, err
 	return s.appendQuads(ctx, nil, scan.BuildIterator(kqs), talliesGraph)
 }
 
-// ensureTallies counts a store written before tallies were kept, and
-// marks the tallies complete; a store that has the marker costs one read.
+// ensureTallies counts the store's tallies anew when they lack their
+// marker: a store written before tallies were kept, or one whose build
+// stopped between the two transactions of a batch (see
+// batch.transactions). The tallies it finds are replaced, in the same
+// transaction as the counts are written. A store that has the marker costs
+// one read.
 func (s *Store) ensureTallies(ctx context.Context) error {
 	marked, err := s.labelledQuads(ctx, talliesGraph, talliesGraph)
 	if err != nil || len(marked) > 0 {
 		return err
 	}
-	counts, creds, err := s.countAll(ctx)
+	c, err := s.countAll(ctx)
 	if err != nil {
 		return err
 	}
-	var deltas []cgraph.Delta
-	for _, q := range tallyQuads(counts, creds) {
-		deltas = append(deltas, cgraph.Delta{Quad: q, Action: cgraph.Add})
+	// Only what differs: a quad deleted and added in one transaction is
+	// gone after it in Cayley's kv stores.
+	kept := make(map[quad.Quad]bool, len(c.kept))
+	for _, q := range c.kept {
+		kept[q] = true
 	}
-	err = s.qs.ApplyDeltas(deltas, cgraph.IgnoreOpts{IgnoreDup: true})
+	var deltas []cgraph.Delta
+	for _, q := range tallyQuads(c.counts, c.credits) {
+		if kept[q] {
+			delete(kept, q)
+		} else {
+			deltas = append(deltas, cgraph.Delta{Quad: q, Action: cgraph.Add})
+		}
+	}
+	for _, q := range c.kept {
+		if kept[q] {
+			deltas = append(deltas, cgraph.Delta{Quad: q, Action: cgraph.Delete})
+		}
+	}
+	err = s.qs.ApplyDeltas(deltas, cgraph.IgnoreOpts{IgnoreDup: true, IgnoreMissing: true})
 	s.written()
 	return err
+}
+
+// tallyProblems compares the tallies the store keeps with a count of its
+// caption graphs, and says what differs, up to maxProblems lines.
+func (s *Store) tallyProblems(ctx context.Context) ([]string, error) {
+	marked, err := s.labelledQuads(ctx, talliesGraph, talliesGraph)
+	if err != nil {
+		return nil, err
+	}
+	c, err := s.countAll(ctx)
+	if err != nil {
+		return nil, err
+	}
+	counted := tallyQuads(c.counts, c.credits)
+	counted = counted[:len(counted)-1] // the marker
+	if len(marked) == 0 {
+		if len(c.kept) == 0 && len(counted) == 0 {
+			return nil, nil // an empty store
+		}
+		return []string{"the tallies are incomplete: a build stopped part-way through a batch; the next build counts them anew"}, nil
+	}
+	kept := make(map[quad.Quad]bool, len(c.kept))
+	for _, q := range c.kept {
+		kept[q] = true
+	}
+	var problems []string
+	report := func(format string, q quad.Quad) {
+		if len(problems) < maxProblems {
+			problems = append(problems, fmt.Sprintf(format, q.Subject, q.Predicate, q.Object))
+		} else if len(problems) == maxProblems {
+			problems = append(problems, "(more tally problems left out)")
+		}
+	}
+	for _, q := range counted {
+		if !kept[q] {
+			report("tally %v %v %v is counted from the caption graphs but not kept", q)
+		}
+		delete(kept, q)
+	}
+	for _, q := range c.kept {
+		if kept[q] {
+			report("tally %v %v %v is kept but not counted from the caption graphs", q)
+		}
+	}
+	return problems, nil
 }
 
 // tallyQuads returns the quads of counts and credits, in a fixed order,
@@ -281,12 +345,20 @@ func tallyQuads(counts map[quad.Value]int, creds map[credit]int) []quad.Quad {
 	return append(out, talliesMarker)
 }
 
+// A tallyCount is what countAll found: the counts the caption graphs
+// give, and the tallies the store keeps.
+type tallyCount struct {
+	counts  map[quad.Value]int
+	credits map[credit]int
+	kept    []quad.Quad // the quads of TalliesGraph but its marker
+}
+
 // countAll counts every tallied link and credit in the store, in one pass
 // over its quads: Cayley keeps no index by predicate. It compares node ids,
-// not values, and reads only the values of the entities it counts: the
-// values of all 84 million quads of a 10^6-caption store would be read from
-// pages all over the file.
-func (s *Store) countAll(ctx context.Context) (map[quad.Value]int, map[credit]int, error) {
+// not values, and reads only the values of the entities it counts and of
+// the tallies kept: the values of all 84 million quads of a 10^6-caption
+// store would be read from pages all over the file.
+func (s *Store) countAll(ctx context.Context) (tallyCount, error) {
 	key := func(v quad.Value) (any, error) {
 		r, err := s.qs.ValueOf(v)
 		if r == nil || err != nil {
@@ -295,10 +367,20 @@ func (s *Store) countAll(ctx context.Context) (map[quad.Value]int, map[credit]in
 		return r.Key(), nil
 	}
 	counted := make(map[any]bool) // tallied predicates
+	isTally := make(map[any]bool) // the predicates of TalliesGraph but the marker's
+	for _, p := range []quad.Value{model.CapgraphPhotoCount, model.CapgraphAgency, model.CapgraphPhotographer} {
+		k, err := key(p)
+		if err != nil {
+			return tallyCount{}, err
+		}
+		if k != nil {
+			isTally[k] = true
+		}
+	}
 	for p := range tallied {
 		k, err := key(p)
 		if err != nil {
-			return nil, nil, err
+			return tallyCount{}, err
 		}
 		if k != nil {
 			counted[k] = true
@@ -311,7 +393,7 @@ func (s *Store) countAll(ctx context.Context) (map[quad.Value]int, map[credit]in
 	}{{model.SchemaCreator, &creatorKey}, {model.SchemaSourceOrg, &sourceKey}, {entitiesGraph, &entitiesKey}, {talliesGraph, &talliesKey}} {
 		k, err := key(x.v)
 		if err != nil {
-			return nil, nil, err
+			return tallyCount{}, err
 		}
 		*x.key = k
 	}
@@ -329,39 +411,50 @@ func (s *Store) countAll(ctx context.Context) (map[quad.Value]int, map[credit]in
 	photos := make(map[any]*photoCredits) // by the photo's id
 
 	counts := make(map[quad.Value]int)
+	var kept []quad.Quad
 	sc := s.qs.QuadsAllIterator().Iterate()
 	defer sc.Close()
 	for n := 1; sc.Next(ctx); n++ {
 		if n%(16*releaseEvery) == 0 {
 			if err := ctx.Err(); err != nil {
-				return nil, nil, err
+				return tallyCount{}, err
 			}
 			s.releaseMapped() // as Stats does: the pass maps the whole store otherwise
 		}
 		q := sc.Result()
 		p, err := s.qs.QuadDirection(q, quad.Predicate)
 		if err != nil || p == nil {
-			return nil, nil, err
+			return tallyCount{}, err
 		}
 		pk := p.Key()
+		if isTally[pk] {
+			tq, err := s.qs.Quad(q)
+			if err != nil {
+				return tallyCount{}, err
+			}
+			if tq.Label == talliesGraph {
+				kept = append(kept, tq)
+			}
+			continue
+		}
 		isCount, isCredit := counted[pk], creatorKey != nil && pk == creatorKey || sourceKey != nil && pk == sourceKey
 		if !isCount && !isCredit {
 			continue
 		}
 		l, err := s.qs.QuadDirection(q, quad.Label)
 		if err != nil {
-			return nil, nil, err
+			return tallyCount{}, err
 		}
 		if l != nil && (l.Key() == entitiesKey || l.Key() == talliesKey) {
 			continue
 		}
 		o, err := s.qs.QuadDirection(q, quad.Object)
 		if err != nil {
-			return nil, nil, err
+			return tallyCount{}, err
 		}
 		e, err := value(o)
 		if err != nil {
-			return nil, nil, err
+			return tallyCount{}, err
 		}
 		if isCount {
 			counts[e]++
@@ -369,7 +462,7 @@ func (s *Store) countAll(ctx context.Context) (map[quad.Value]int, map[credit]in
 		if isCredit {
 			sub, err := s.qs.QuadDirection(q, quad.Subject)
 			if err != nil {
-				return nil, nil, err
+				return tallyCount{}, err
 			}
 			c := photos[sub.Key()]
 			if c == nil {
@@ -384,11 +477,11 @@ func (s *Store) countAll(ctx context.Context) (map[quad.Value]int, map[credit]in
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, nil, err
+		return tallyCount{}, err
 	}
 	creds := make(map[credit]int)
 	for _, c := range photos {
 		addCredits(c.agencies, c.photographers, 1, creds)
 	}
-	return counts, creds, nil
+	return tallyCount{counts: counts, credits: creds, kept: kept}, nil
 }

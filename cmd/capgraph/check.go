@@ -18,7 +18,10 @@ func newCheckCmd(a *app, runF func(context.Context) error) *cobra.Command {
 		Short: "Verify that the graph store is sound",
 		Long: `Check reads the store named by --store and verifies it: bbolt's page
 structure (every page reachable or free, none twice, keys in order),
-capgraph's metadata, and that its statistics can be read. It only reads,
+capgraph's metadata, that its statistics can be read, and that the tallies
+(the photo counts that agencies, people and the other count queries read)
+agree with a count of the caption graphs; a build killed part-way leaves
+them incomplete until the next build counts them anew. It only reads,
 under the shared lock, so it may run beside serve. It prints what is wrong
 and exits 1, or one line and exits 0. A store file cut short is refused
 before it is read. Only the embedded store is checked; PostgreSQL checks
