@@ -90,6 +90,44 @@ type ReaderOptions struct {
 	Format     Format // FormatAuto chooses by Name's extension
 	IDColumn   string // CSV column with the caption id; "" means "id"
 	TextColumn string // CSV column with the caption text; "" means "text"
+	// IDs, when several readers share it, makes an id that another of them
+	// has read a repeated id too, as one read twice by this reader is; nil
+	// means a set of this reader's own.
+	IDs *IDSet
+}
+
+// An IDSet holds the ids that the readers sharing it have read, with
+// where each was read, so that an id given twice is found wherever the
+// two are: the second caption would silently replace the first. It keeps
+// a 64-bit hash of each id, not the id.
+type IDSet struct {
+	seed  maphash.Seed
+	at    map[uint64]idPlace
+	names []string // of the inputs, by their index
+}
+
+type idPlace struct{ input, line int32 }
+
+// NewIDSet returns an empty IDSet.
+func NewIDSet() *IDSet {
+	return &IDSet{seed: maphash.MakeSeed(), at: make(map[uint64]idPlace)}
+}
+
+// input registers one more input, named name, and returns its index.
+func (s *IDSet) input(name string) int32 {
+	s.names = append(s.names, name)
+	return int32(len(s.names) - 1)
+}
+
+// add records id as read at line of input, or returns where it was read
+// first.
+func (s *IDSet) add(id string, input int32, line int) (first idPlace, repeated bool) {
+	h := maphash.String(s.seed, id)
+	if p, ok := s.at[h]; ok {
+		return p, true
+	}
+	s.at[h] = idPlace{input: input, line: int32(line)}
+	return idPlace{}, false
 }
 
 // A Reader reads captions from text, JSON Lines or CSV input. A bad record
@@ -108,10 +146,8 @@ type Reader struct {
 	sniffed  bool  // the head of the input was checked for binary data
 	fatal    error // an error after which nothing more can be read
 
-	// seen maps a hash of each id read to its line, to catch an id given
-	// twice: the second caption would silently replace the first.
-	seen map[uint64]int
-	seed maphash.Seed
+	ids   *IDSet // the ids read: opts.IDs, or this reader's own
+	input int32  // this reader's index in ids
 }
 
 // NewReader returns a Reader of r.
@@ -335,19 +371,26 @@ func (r *Reader) readJSONL() (Caption, error) {
 	}
 }
 
-// checkRepeat reports an id that an earlier record of this input has:
-// loading both would keep only the second. An id derived from the text
-// repeats when the text does.
+// checkRepeat reports an id that an earlier record of this input, or of
+// another input sharing its IDSet, has: loading both would keep only the
+// second. An id derived from the text repeats when the text does.
 func (r *Reader) checkRepeat(id string, line int) error {
-	if r.seen == nil {
-		r.seen, r.seed = make(map[uint64]int), maphash.MakeSeed()
+	if r.ids == nil {
+		r.ids = r.opts.IDs
+		if r.ids == nil {
+			r.ids = NewIDSet()
+		}
+		r.input = r.ids.input(r.opts.Name)
 	}
-	h := maphash.String(r.seed, id)
-	if first, ok := r.seen[h]; ok {
-		return r.errorf(line, "id", fmt.Errorf("%w: %q is the id of line %d too", ErrRepeatedID, id, first))
+	first, repeated := r.ids.add(id, r.input, line)
+	switch {
+	case !repeated:
+		return nil
+	case first.input == r.input:
+		return r.errorf(line, "id", fmt.Errorf("%w: %q is the id of line %d too", ErrRepeatedID, id, first.line))
+	default:
+		return r.errorf(line, "id", fmt.Errorf("%w: %q is the id of %s line %d too", ErrRepeatedID, id, r.ids.names[first.input], first.line))
 	}
-	r.seen[h] = line
-	return nil
 }
 
 // jsonID accepts a string or a number as a caption id.

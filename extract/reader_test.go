@@ -251,3 +251,37 @@ func TestReaderRepeatedID(t *testing.T) {
 		}
 	}
 }
+
+// TestReaderRepeatedIDAcrossInputs: readers that share an IDSet report an
+// id that another input has, naming that input and line, in any format;
+// readers that do not share one read their inputs apart.
+func TestReaderRepeatedIDAcrossInputs(t *testing.T) {
+	inputs := []struct{ name, in string }{
+		{"a.jsonl", `{"id":"x","text":"One"}` + "\n" + `{"id":"y","text":"Two"}` + "\n"},
+		{"b.csv", "id,text\nz,Three\ny,Four\n"},
+		{"c.txt", "Two\n"},
+	}
+	read := func(ids *extract.IDSet) (n int, errs []string) {
+		for _, in := range inputs {
+			for _, err := range extract.NewReader(strings.NewReader(in.in), extract.ReaderOptions{Name: in.name, IDs: ids}).All() {
+				if err != nil {
+					if !errors.Is(err, extract.ErrRepeatedID) {
+						t.Errorf("%s: %v, want ErrRepeatedID", in.name, err)
+					}
+					errs = append(errs, err.Error())
+					continue
+				}
+				n++
+			}
+		}
+		return n, errs
+	}
+	n, errs := read(extract.NewIDSet())
+	want := []string{`b.csv:3: field "id": repeated id: "y" is the id of a.jsonl line 2 too`}
+	if n != 4 || len(errs) != 1 || !strings.HasPrefix(errs[0], want[0]) {
+		t.Errorf("shared: read %d, errors %q; want 4 and one starting %q", n, errs, want[0])
+	}
+	if n, errs := read(nil); n != 5 || len(errs) != 0 {
+		t.Errorf("apart: read %d, errors %q; want 5 and none", n, errs)
+	}
+}

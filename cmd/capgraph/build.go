@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"runtime/debug"
 	"time"
@@ -33,10 +34,14 @@ graph store named by --store, one named graph per caption. Building again is
 incremental: unchanged captions are skipped, a caption whose text or
 extraction changed replaces its old facts, new captions are added.
 
-Input is read as by 'capgraph extract'. Progress is shown on stderr when it
-is a terminal; a one-line summary follows unless --quiet is set. Batches of
-whole captions are committed one at a time, so an interrupted build leaves
-a store that holds only whole captions, and rerunning it completes it.
+Input is read as by 'capgraph extract'; an id that two input files give is
+an error, as one given twice in one file is. Input that cannot be read at
+all (a missing file, a directory, binary data) is an error before the store
+is opened. Progress is shown on stderr when it is a terminal; a one-line
+summary follows unless --quiet is set. Batches of whole captions are
+committed one at a time, so an interrupted build leaves a store that holds
+only whole captions, and rerunning it completes it; a build stopped by bad
+input says how many captions it kept.
 
 The first build into an empty bbolt store is a bulk load: it writes the
 whole store in key order into a new file beside it, which takes the empty
@@ -145,6 +150,12 @@ func (a *app) runBuild(ctx context.Context, opts *buildOptions) error {
 			progressbar.OptionClearOnFinish(),
 		)
 	}
+	skipped := 0
+	captions, stop, err := firstRead(a.skipBad(a.captions(&opts.inputOptions), opts.KeepGoing, &skipped))
+	defer stop()
+	if err != nil {
+		return err // before the store is opened: a build that reads nothing creates nothing
+	}
 	s, err := graph.Open(ctx, a.cfg.Store, graph.Options{
 		BatchSize:        a.cfg.BatchSize,
 		NoSync:           a.cfg.NoSync,
@@ -167,10 +178,11 @@ func (a *app) runBuild(ctx context.Context, opts *buildOptions) error {
 		},
 	})
 	if err != nil {
+		if errors.Is(err, context.Canceled) && !a.cfg.Quiet {
+			fmt.Fprintln(a.stderr, "build interrupted before it began: nothing was kept; run the build again")
+		}
 		return err
 	}
-	skipped := 0
-	captions := a.skipBad(a.captions(&opts.inputOptions), opts.KeepGoing, &skipped)
 	st, err := s.Load(ctx, x.ExtractAll(ctx, captions, workers))
 	if bar != nil {
 		_ = bar.Finish()
@@ -188,6 +200,11 @@ func (a *app) runBuild(ctx context.Context, opts *buildOptions) error {
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintf(a.stderr, "build interrupted: kept %d added and %d replaced captions in %s, of %d read; run the build again to finish\n",
 			st.Added, st.Replaced, s.Addr(), st.Captions)
+	case err != nil && st.Added+st.Replaced > 0:
+		fmt.Fprintf(a.stderr, "build stopped by an error: kept %d added and %d replaced captions in %s, of %d read; a rerun finds them unchanged\n",
+			st.Added, st.Replaced, s.Addr(), st.Captions)
+	case err != nil:
+		// Nothing kept: the error says why.
 	default:
 		fmt.Fprintf(a.stderr, "built %d captions into %s: %d added, %d replaced, %d unchanged, %d skipped; %d quads written in %.1fs\n",
 			st.Captions, s.Addr(), st.Added, st.Replaced, st.Unchanged, skipped+st.Skipped, st.Quads, time.Since(start).Seconds())
@@ -199,4 +216,28 @@ func (a *app) runBuild(ctx context.Context, opts *buildOptions) error {
 		return &partialError{fmt.Sprintf("skipped %d bad input records", skipped)}
 	}
 	return nil
+}
+
+// firstRead reads the first caption of captions, so that input that
+// cannot be read at all (a missing file, a directory, binary data, a bad
+// first record) is an error before anything is created. It returns the
+// whole sequence, that caption included, and a stop to call when done
+// with it.
+func firstRead(captions iter.Seq2[extract.Caption, error]) (iter.Seq2[extract.Caption, error], func(), error) {
+	next, stop := iter.Pull2(captions)
+	first, err, ok := next()
+	if ok && err != nil {
+		return nil, stop, err
+	}
+	return func(yield func(extract.Caption, error) bool) {
+		if !ok || !yield(first, nil) {
+			return
+		}
+		for {
+			c, err, ok := next()
+			if !ok || !yield(c, err) {
+				return
+			}
+		}
+	}, stop, nil
 }

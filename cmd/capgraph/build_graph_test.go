@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -266,5 +267,63 @@ func TestBudgetMemory(t *testing.T) {
 	budgetMemory(0)
 	if got := debug.SetGCPercent(100); got != 100 {
 		t.Errorf("no limit, but the collector's percent became %d", got)
+	}
+}
+
+// TestBuildFailures: a build whose input cannot be read at all creates no
+// store and claims nothing built; one that fails part-way says what it
+// kept; an id given by two input files is a repeated id.
+func TestBuildFailures(t *testing.T) {
+	dir := t.TempDir()
+	good := writeCaptions(t, 30)
+	binary := filepath.Join(dir, "photo.jsonl")
+	if err := os.WriteFile(binary, bytes.Repeat([]byte{0xff, 0x00, 0x89}, 400), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lines, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first 20 captions, a broken record, the rest.
+	cut := bytes.Index(lines, []byte(`{"id":"gen-000020"`))
+	broken := filepath.Join(dir, "broken.jsonl")
+	if err := os.WriteFile(broken, slices.Concat(lines[:cut], []byte("{\"id\": 5, \"text\": \n"), lines[cut:]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name   string
+		inputs []string
+		before []string // a build into the same store first
+		code   int
+		stderr string
+		store  bool // whether the store exists after
+	}{
+		{"missing file", []string{filepath.Join(dir, "nope.jsonl")}, nil, exitError, "no such file or directory", false},
+		{"a directory", []string{dir}, nil, exitError, "is a directory", false},
+		{"binary input", []string{binary}, nil, exitError, "not text", false},
+		{"broken first build", []string{broken}, nil, exitError, "build stopped by an error: kept 20 added", true},
+		{"broken later build", []string{broken}, []string{writeCaptions(t, 5)}, exitError, "build stopped by an error: kept 15 added", true},
+		{"an id in two files", []string{good, good}, nil, exitError, `repeated id: "gen-000000" is the id of ` + good + ` line 1 too`, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			store := filepath.Join(t.TempDir(), "g.db")
+			var stdout, stderr bytes.Buffer
+			if tt.before != nil {
+				if code := run(t.Context(), append([]string{"build", "--store", store}, tt.before...), nil, &stdout, &stderr); code != exitOK {
+					t.Fatalf("first build: exit %d: %s", code, stderr.String())
+				}
+				stderr.Reset()
+			}
+			code := run(t.Context(), append([]string{"build", "--store", store}, tt.inputs...), nil, &stdout, &stderr)
+			if code != tt.code || !strings.Contains(stderr.String(), tt.stderr) {
+				t.Errorf("exit %d, want %d; stderr lacks %q:\n%s", code, tt.code, tt.stderr, stderr.String())
+			}
+			if strings.Contains(stderr.String(), "built ") {
+				t.Errorf("a failed build says it built:\n%s", stderr.String())
+			}
+			if _, err := os.Stat(store); (err == nil) != tt.store {
+				t.Errorf("store exists: %v, want %v", err == nil, tt.store)
+			}
+		})
 	}
 }

@@ -43,7 +43,8 @@ func (o *inputOptions) validate() error {
 
 // captions returns the captions of every input file in turn ("-" or no
 // file at all means standard input). Open errors are yielded and end the
-// sequence.
+// sequence. An id that two inputs give is a repeated id, as one that one
+// input gives twice is.
 func (a *app) captions(o *inputOptions) iter.Seq2[extract.Caption, error] {
 	files := o.Files
 	if len(files) == 0 {
@@ -51,7 +52,7 @@ func (a *app) captions(o *inputOptions) iter.Seq2[extract.Caption, error] {
 	}
 	// one yields the captions of one input and closes it; it reports
 	// whether the caller wants more.
-	one := func(name string, yield func(extract.Caption, error) bool) bool {
+	one := func(name string, ids *extract.IDSet, yield func(extract.Caption, error) bool) bool {
 		var r io.Reader = a.stdin
 		if name != "-" {
 			f, err := os.Open(name)
@@ -66,7 +67,7 @@ func (a *app) captions(o *inputOptions) iter.Seq2[extract.Caption, error] {
 		if format == extract.FormatAuto && name == "-" {
 			format = extract.FormatText
 		}
-		rd := extract.NewReader(r, extract.ReaderOptions{Name: name, Format: format, IDColumn: o.IDColumn, TextColumn: o.TextColumn})
+		rd := extract.NewReader(r, extract.ReaderOptions{Name: name, Format: format, IDColumn: o.IDColumn, TextColumn: o.TextColumn, IDs: ids})
 		for c, err := range rd.All() {
 			if !yield(c, err) {
 				return false
@@ -75,8 +76,9 @@ func (a *app) captions(o *inputOptions) iter.Seq2[extract.Caption, error] {
 		return true
 	}
 	return func(yield func(extract.Caption, error) bool) {
+		ids := extract.NewIDSet()
 		for _, name := range files {
-			if !one(name, yield) {
+			if !one(name, ids, yield) {
 				return
 			}
 		}
