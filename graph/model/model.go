@@ -237,8 +237,10 @@ func (b *builder) place(n quad.IRI, e extract.Entity, name string) {
 		return
 	}
 	chain := e.Admin
-	if last := chain[len(chain)-1]; strings.EqualFold(last, name) || strings.EqualFold(last, e.Text) {
-		chain = chain[:len(chain)-1] // the place is itself an admin area
+	// An admin area's chain ends with itself; a town named like its
+	// governorate (Aleppo, Idlib, Homs) is inside it.
+	if last := chain[len(chain)-1]; e.FeatureClass != "P" && (strings.EqualFold(last, name) || strings.EqualFold(last, e.Text)) {
+		chain = chain[:len(chain)-1]
 	}
 	var parent quad.IRI
 	path := adminBase + segment(e.Country)

@@ -20,7 +20,7 @@ const Vocab = "https://capgraph.org/ns#"
 // Version names the shape of the RDF that the store's Load writes. It is
 // part of each caption's content hash, so changing the model rewrites every
 // caption on the next build.
-const Version = "capgraph-model/2"
+const Version = "capgraph-model/3"
 
 // EntitiesGraph is the named graph that holds the description of every
 // entity (type, name, coordinates, sameAs, admin chain) once, shared by the
