@@ -406,3 +406,57 @@ func TestBulkLoadWritesFreelist(t *testing.T) {
 		t.Errorf("the bulk-loaded store's meta (%+v) has no freelist page", m)
 	}
 }
+
+// TestOpenWaitingForABulkLoad: a store opened while another holds it for
+// a first build waits, then opens the file that build renamed into place,
+// not the empty one it replaced: two builds into one new store keep both
+// inputs, and a reader sees the first build's captions.
+func TestOpenWaitingForABulkLoad(t *testing.T) {
+	ctx := t.Context()
+	dir := filepath.Join(t.TempDir(), "g")
+	first, err := Open(ctx, dir, Options{Now: fixedNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type opened struct {
+		s   *Store
+		err error
+	}
+	waiting := make(chan opened, 2)
+	for _, readOnly := range []bool{false, true} {
+		go func() {
+			s, err := Open(ctx, dir, Options{Now: fixedNow, LockTimeout: time.Minute, ReadOnly: readOnly})
+			waiting <- opened{s, err}
+		}()
+	}
+	time.Sleep(200 * time.Millisecond) // both wait for the lock
+	loadAll(t, first, synthetic(t, 0, 20))
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		o := <-waiting
+		if o.err != nil {
+			t.Fatal(o.err)
+		}
+		if o.s.opts.ReadOnly {
+			// 20, or 30 when the other build got the lock first.
+			if st, err := o.s.Stats(ctx); err != nil || st.Captions != 20 && st.Captions != 30 {
+				t.Errorf("the reader sees %d captions (%v), want the first build's 20 or all 30", st.Captions, err)
+			}
+		} else {
+			loadAll(t, o.s, synthetic(t, 20, 10))
+		}
+		if err := o.s.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := Open(ctx, dir, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if st, err := s.Stats(ctx); err != nil || st.Captions != 30 {
+		t.Errorf("the store holds %d captions (%v), want 30 of both builds", st.Captions, err)
+	}
+}

@@ -40,13 +40,8 @@ func open(dir string, o cgraph.Options, create bool) (hkv.KV, error) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, err
 		}
-	} else if err := CheckFile(filepath.Join(dir, File)); err != nil {
-		return nil, err
 	}
-	timeout, _ := o["timeout"].(time.Duration)
-	nosync, _ := o["nosync"].(bool)
-	readOnly, _ := o["readonly"].(bool)
-	db, err := bolt.Open(filepath.Join(dir, File), 0o644, &bolt.Options{Timeout: timeout, NoSync: nosync, NoGrowSync: nosync, ReadOnly: readOnly})
+	db, err := openLocked(filepath.Join(dir, File), o, create)
 	if err != nil {
 		return nil, err
 	}
@@ -59,6 +54,58 @@ func open(dir string, o cgraph.Options, create bool) (hkv.KV, error) {
 		h.kv = kv
 	}
 	return kv, nil
+}
+
+// maxReopens bounds how often openLocked opens a file again because a
+// bulk load replaced it meanwhile; each replacement is a whole first
+// build, so more than a few means something else renames the file.
+const maxReopens = 8
+
+// openLocked opens the bbolt file at path under its lock, and makes sure
+// that the file it locked is still the one at path. A bulk load renames
+// a new file over the store's while it holds the old one's lock; a
+// process waiting for that lock would otherwise get it on the old file,
+// now nameless and empty, and write there (a build: its captions lost
+// when it renames its own bulk load over the first's) or read there (a
+// reader: an empty store for as long as it runs).
+func openLocked(path string, o cgraph.Options, create bool) (*bolt.DB, error) {
+	timeout, _ := o["timeout"].(time.Duration)
+	nosync, _ := o["nosync"].(bool)
+	readOnly, _ := o["readonly"].(bool)
+	for range maxReopens {
+		if !create {
+			if err := CheckFile(path); err != nil {
+				return nil, err
+			}
+		}
+		var locked *os.File
+		db, err := bolt.Open(path, 0o644, &bolt.Options{
+			Timeout: timeout, NoSync: nosync, NoGrowSync: nosync, ReadOnly: readOnly,
+			OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
+				f, err := os.OpenFile(name, flag, perm)
+				locked = f
+				return f, err
+			},
+		})
+		if err != nil {
+			return nil, err
+		}
+		held, err := locked.Stat()
+		if err != nil {
+			db.Close()
+			return nil, err
+		}
+		now, err := os.Stat(path)
+		if err == nil && os.SameFile(held, now) {
+			return db, nil
+		}
+		db.Close()
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, err
+		}
+		create = false // it exists now, whole: a bulk load renamed it in place
+	}
+	return nil, fmt.Errorf("%s was replaced %d times while it was being opened", path, maxReopens)
 }
 
 // ErrDamaged reports a store file that is not a whole bbolt database.
