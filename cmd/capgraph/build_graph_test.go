@@ -101,6 +101,25 @@ func TestBuildKilled(t *testing.T) {
 	if err := os.WriteFile(first, []byte(strings.SplitAfter(readFile(t, in), "\n")[0]), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// What every store must answer once the rerun has completed it: the
+	// agencies' and people's photo counts of a build that nobody stopped.
+	clean := filepath.Join(t.TempDir(), "clean.db")
+	if out, err := exec.Command(bin, "build", "--store", clean, in).CombinedOutput(); err != nil {
+		t.Fatalf("clean build: %v\n%s", err, out)
+	}
+	counts := func(t *testing.T, store string) string {
+		t.Helper()
+		var all []byte
+		for _, q := range []string{"agencies", "people"} {
+			out, err := exec.Command(bin, "query", "run", q, "--store", store, "-f", "csv").CombinedOutput()
+			if err != nil {
+				t.Fatalf("query %s: %v\n%s", q, err, out)
+			}
+			all = append(all, out...)
+		}
+		return string(all)
+	}
+	want := counts(t, clean)
 	for _, tc := range []struct {
 		sig     syscall.Signal
 		args    []string
@@ -165,12 +184,22 @@ func TestBuildKilled(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer s.Close()
 			if got := wholeCaptions(t, s); got != n {
 				t.Errorf("after rerun: %d captions, want %d", got, n)
 			}
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
 			if entries, _ := os.ReadDir(store); len(entries) != 1 {
 				t.Errorf("store directory after the rerun: %v", entries)
+			}
+			// The tallies too: check recounts them, and the count queries
+			// that read them answer as after a build nobody stopped.
+			if out, err := exec.Command(bin, "check", "--store", store).CombinedOutput(); err != nil {
+				t.Errorf("check after the rerun: %v\n%s", err, out)
+			}
+			if got := counts(t, store); got != want {
+				t.Errorf("after the rerun, agencies and people count\n%s\nwant\n%s", got, want)
 			}
 		})
 	}
