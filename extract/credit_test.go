@@ -126,6 +126,12 @@ func TestFindDates(t *testing.T) {
 		{"they may go. March on, May", ""},
 		{"on Tuesday the army moved", ""},
 		{"February 30, 2015", ""},
+		{"February 29, 2015", ""},
+		{"29 February 2015 in Idlib", "February 2015=2015-02/month"}, // the month still stands
+		{"February 29, 2016", "February 29, 2016=2016-02-29/day"},
+		{"29 February 2000", "29 February 2000=2000-02-29/day"},
+		{"February 29, 1900", ""},
+		{"on February 29", "February 29=--02-29/day"},
 		{"Dec 5 2015", ""},
 	}
 	for _, tt := range tests {

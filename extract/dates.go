@@ -37,7 +37,16 @@ var bareMonthCue = map[string]bool{
 	"early": true, "late": true, "mid": true, "last": true, "next": true, "this": true, "from": true,
 }
 
+// daysIn is the longest each month can be; inCalendar checks a day against
+// its year too.
 var daysIn = [13]int{0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}
+
+// inCalendar reports whether day is a day of month mon in year y: February
+// 29 only in a leap year. An impossible date ("February 29, 2015") is a
+// slip in the caption, not a day any date query could find.
+func inCalendar(y, mon, day int) bool {
+	return mon != 2 || day < 29 || y%4 == 0 && (y%100 != 0 || y%400 == 0)
+}
 
 // findDates scans toks (the caption's word tokens) for calendar dates. It
 // knows the shapes wire captions use: "September 11, 2014", "Sept. 14, 2012",
@@ -96,6 +105,9 @@ func dateAt(text string, toks []token, i int) (dateMatch, int, bool) {
 				next := k + 1
 				if k+1 < len(toks) && isYear(toks[k+1].text) && gapOK(text, dend, toks[k+1].start, true) {
 					y := atoi(toks[k+1].text)
+					if !inCalendar(y, mon, day) {
+						return dateMatch{}, 0, false
+					}
 					return dateMatch{start, toks[k+1].end, fmt.Sprintf("%04d-%02d-%02d", y, mon, day), "day", true}, k + 2, true
 				}
 				if needYear {
@@ -135,6 +147,9 @@ func dateAt(text string, toks []token, i int) (dateMatch, int, bool) {
 		}
 		if j+2 < len(toks) && isYear(toks[j+2].text) && gapOK(text, end, toks[j+2].start, true) {
 			y := atoi(toks[j+2].text)
+			if !inCalendar(y, mon, day) {
+				return dateMatch{}, 0, false
+			}
 			return dateMatch{start, toks[j+2].end, fmt.Sprintf("%04d-%02d-%02d", y, mon, day), "day", true}, j + 3, true
 		}
 		return dateMatch{start, mt.end, fmt.Sprintf("--%02d-%02d", mon, day), "day", false}, j + 2, true
