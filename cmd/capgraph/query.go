@@ -49,6 +49,12 @@ func newQueryCmd(a *app, runF func(context.Context, *queryOptions) error) *cobra
 		if !slices.Contains(queryOutputs, opts.Format) {
 			return &usageError{fmt.Errorf("--format: %q is not one of %s", opts.Format, strings.Join(queryOutputs, ", "))}
 		}
+		if opts.Limit < 0 {
+			return &usageError{fmt.Errorf("--limit: %d is not a number of rows (0 or more)", opts.Limit)}
+		}
+		if opts.Timeout < 0 {
+			return &usageError{fmt.Errorf("--timeout: %v is not a duration (0 for none, or more)", opts.Timeout)}
+		}
 		if runF != nil {
 			return runF(cmd.Context(), opts)
 		}
@@ -89,7 +95,7 @@ frozen params object decoded by JSON.parse), never as program text.`,
 	show := &cobra.Command{
 		Use:   "show [flags] <name>",
 		Short: "Print a saved query's documentation and text",
-		Args:  exactArgs(1),
+		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Action, opts.Name, opts.Format = "show", args[0], "table"
 			if sparql {
@@ -104,7 +110,7 @@ frozen params object decoded by JSON.parse), never as program text.`,
 		Short: "Run a saved query",
 		Example: `  $ capgraph query run groups-in-place -p place=Idlib
   $ capgraph query run entity -p name=Haresta -f json`,
-		Args: exactArgs(1),
+		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Action, opts.Name = "run", args[0]
 			return do(c)
@@ -114,7 +120,7 @@ frozen params object decoded by JSON.parse), never as program text.`,
 	exec := &cobra.Command{
 		Use:   "exec [flags] [<file>]",
 		Short: "Run an ad-hoc Gizmo query from a file or stdin",
-		Args:  maxArgs(1),
+		Args:  cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Action = "exec"
 			if len(args) == 1 {
@@ -131,24 +137,6 @@ frozen params object decoded by JSON.parse), never as program text.`,
 	}
 	cmd.AddCommand(list, show, run, exec)
 	return cmd
-}
-
-func exactArgs(n int) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if err := cobra.ExactArgs(n)(cmd, args); err != nil {
-			return &usageError{err}
-		}
-		return nil
-	}
-}
-
-func maxArgs(n int) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if err := cobra.MaximumNArgs(n)(cmd, args); err != nil {
-			return &usageError{err}
-		}
-		return nil
-	}
 }
 
 func (a *app) runQuery(ctx context.Context, opts *queryOptions) (err error) {

@@ -43,6 +43,8 @@ func TestQueryCLI(t *testing.T) {
 		{"unknown query", []string{"query", "run", "nope", "--store", store}, "", exitUsage, "", `unknown query "nope"`, -1},
 		{"missing param", []string{"query", "run", "photos-in-place", "--store", store}, "", exitUsage, "", "parameter place: required parameter missing", -1},
 		{"unknown param", []string{"query", "run", "people", "-p", "x=1", "--store", store}, "", exitUsage, "", "parameter x: no such parameter", -1},
+		{"negative limit", []string{"query", "run", "people", "--limit", "-3", "--store", store}, "", exitUsage, "", "--limit: -3 is not a number of rows", -1},
+		{"negative timeout", []string{"query", "exec", "--timeout", "-1s", "--store", store}, "g.V().All()", exitUsage, "", "--timeout: -1s is not a duration", -1},
 		{"bad date", []string{"query", "run", "photos-between", "-p", "from=2018-02-30", "-p", "to=2018-03-01", "--store", store}, "", exitUsage, "", `"2018-02-30" is not a date`, -1},
 		{"bad int", []string{"query", "run", "co-occurrence", "-p", "limit=many", "--store", store}, "", exitUsage, "", `"many" is not an integer`, -1},
 		{"bad -p", []string{"query", "run", "people", "-p", "novalue", "--store", store}, "", exitUsage, "", "want name=value", -1},

@@ -90,6 +90,7 @@ CAPGRAPH_WORKERS, ...) and a capgraph.yaml file, in that order of precedence.` +
 	)
 	for _, c := range root.Commands() {
 		c.SetFlagErrorFunc(root.FlagErrorFunc())
+		usageArgs(c)
 	}
 	root.Args = cobra.ArbitraryArgs
 	root.RunE = func(cmd *cobra.Command, args []string) error {
@@ -142,4 +143,27 @@ func (a *app) startProfile(path string) error {
 		}
 	}
 	return nil
+}
+
+// usageArgs makes the argument check of c and of its subcommands report a
+// usage error (exit 2), as a bad flag does: "capgraph stats extra" is a
+// mistake in the command line, not a failure of the command.
+func usageArgs(c *cobra.Command) {
+	check := c.Args
+	c.Args = func(cmd *cobra.Command, args []string) error {
+		var err error
+		switch {
+		case check != nil:
+			err = check(cmd, args)
+		case cmd.HasSubCommands() && len(args) > 0:
+			err = fmt.Errorf("unknown command %q for %q", args[0], cmd.CommandPath())
+		}
+		if err != nil {
+			return &usageError{err}
+		}
+		return nil
+	}
+	for _, sub := range c.Commands() {
+		usageArgs(sub)
+	}
 }
