@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -180,6 +181,65 @@ func TestCreateOutput(t *testing.T) {
 		if ents, _ := os.ReadDir(dir); len(ents) != 1 {
 			t.Errorf("finish(%v): %d files in the directory, want 1", ok, len(ents))
 		}
+	}
+}
+
+// TestCreateOutputSpecialFiles: a symlink given as output keeps pointing at
+// its target, which gets the output; a named pipe stays a pipe, and the
+// output goes through it; a directory is an error.
+func TestCreateOutputSpecialFiles(t *testing.T) {
+	dir := t.TempDir()
+	a := &app{}
+	write := func(name, text string) error {
+		w, finish, err := a.createOutput(name)
+		if err != nil {
+			return err
+		}
+		fmt.Fprint(w, text)
+		return finish(true)
+	}
+
+	target := writeFile(t, dir, "target.csv", "old\n")
+	link := filepath.Join(dir, "link.csv")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := write(link, "new\n"); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the symlink was replaced: %v, %v", fi.Mode(), err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "new\n" {
+		t.Errorf("the symlink's target holds %q, want the output", b)
+	}
+
+	pipe := filepath.Join(dir, "pipe")
+	if err := syscall.Mkfifo(pipe, 0o644); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	read := make(chan string, 1)
+	go func() {
+		b, _ := os.ReadFile(pipe)
+		read <- string(b)
+	}()
+	if err := write(pipe, "through\n"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case got := <-read:
+		if got != "through\n" {
+			t.Errorf("the pipe's reader got %q", got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("nothing came through the pipe")
+	}
+	if fi, err := os.Lstat(pipe); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the named pipe was replaced: %v, %v", fi.Mode(), err)
+	}
+
+	if err := write(dir, "x"); err == nil {
+		t.Error("a directory as output: no error")
 	}
 }
 

@@ -191,9 +191,22 @@ func (a *app) runExtract(ctx context.Context, opts *extractOptions) (err error) 
 // file beside the named one. The returned finish closes it and, when ok,
 // renames it to name, so that a failed or interrupted run leaves an
 // existing file as it was; it reports a failed final write or rename.
+// A symlink is followed, and its target replaced; a name that is not a
+// regular file (a device, a named pipe) is written to as it is, as a
+// shell's > would, not replaced by a file.
 func (a *app) createOutput(name string) (io.Writer, func(ok bool) error, error) {
 	if name == "" || name == "-" {
 		return a.stdout, func(bool) error { return nil }, nil
+	}
+	if target, err := filepath.EvalSymlinks(name); err == nil {
+		name = target
+	}
+	if fi, err := os.Stat(name); err == nil && !fi.Mode().IsRegular() {
+		f, err := os.OpenFile(name, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, nil, err
+		}
+		return f, func(bool) error { return f.Close() }, nil
 	}
 	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
 	if err != nil {
