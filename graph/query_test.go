@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/capgraph/capgraph/extract"
 	"github.com/capgraph/capgraph/graph/model"
@@ -76,4 +77,46 @@ func openTemp(t *testing.T) *Store {
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
+}
+
+// TestCloseAfterACancelledQuery stops queries part-way, as Ctrl-C does,
+// and closes the store at once: Close must wait for the query's read
+// transaction, which Cayley ends on a goroutine of its own, instead of
+// both waiting for each other for good.
+func TestCloseAfterACancelledQuery(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "g")
+	s, err := Open(context.Background(), dir, Options{Now: fixedNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	loadAll(t, s, synthetic(t, 0, 1500))
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// Every group with every place of its photos, through two joins.
+	const q = `g.V().In("<https://schema.org/mentions>").Out("<https://schema.org/contentLocation>").In("<https://schema.org/contentLocation>").Out("<https://schema.org/mentions>").ToArray().forEach(function(v) { g.Emit(v) })`
+	for i := range 12 {
+		s, err := Open(context.Background(), dir, Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(time.Duration(20+15*i)*time.Millisecond, cancel)
+		for _, err := range s.Query(ctx, "gizmo", q, 0) {
+			if err != nil {
+				break
+			}
+		}
+		cancel()
+		closed := make(chan error, 1)
+		go func() { closed <- s.Close() }()
+		select {
+		case err := <-closed:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("run %d: Close still waits 20 s after a cancelled query", i)
+		}
+	}
 }

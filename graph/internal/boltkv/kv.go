@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 
 	hkv "github.com/hidal-go/hidalgo/kv"
@@ -30,6 +31,16 @@ import (
 type KV struct {
 	db   atomic.Pointer[bolt.DB] // swapped once by a bulk load (package bulk)
 	flat bool
+
+	// open counts the transactions begun and not yet ended, so that Close
+	// can wait for them: bbolt's own Close takes the lock that ending a
+	// read transaction needs, then waits for the transaction to end. A
+	// query stopped by Ctrl-C ends its transaction on a goroutine of
+	// Cayley's, after the command has begun closing the store, and the two
+	// waited for each other for good.
+	mu    sync.Mutex
+	ended sync.Cond // signalled when open falls to 0
+	open  int
 }
 
 // New returns the key-value layer over db, flat unless db already
@@ -53,7 +64,17 @@ func New(db *bolt.DB) (*KV, error) {
 // layout that a bulk load writes.
 func (kv *KV) Flat() bool { return kv.flat }
 
-func (kv *KV) Close() error { return kv.db.Load().Close() }
+// Close waits for the transactions still open to end, then closes the
+// database.
+func (kv *KV) Close() error {
+	kv.mu.Lock()
+	kv.ended.L = &kv.mu
+	for kv.open > 0 {
+		kv.ended.Wait()
+	}
+	kv.mu.Unlock()
+	return kv.db.Load().Close()
+}
 
 // Swap makes db the database under kv and returns the one it replaces;
 // both must have kv's layout. Transactions begun before go on in the old
@@ -65,7 +86,24 @@ func (kv *KV) Tx(ctx context.Context, rw bool) (hkv.Tx, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Tx{tx: tx, flat: kv.flat}, nil
+	kv.mu.Lock()
+	kv.open++
+	kv.mu.Unlock()
+	return &Tx{tx: tx, flat: kv.flat, kv: kv}, nil
+}
+
+// end counts a transaction of kv's as ended, once.
+func (t *Tx) end() {
+	if t.kv == nil {
+		return
+	}
+	kv := t.kv
+	t.kv = nil
+	kv.mu.Lock()
+	if kv.open--; kv.open == 0 {
+		kv.ended.Broadcast()
+	}
+	kv.mu.Unlock()
 }
 
 func (kv *KV) View(ctx context.Context, fn func(hkv.Tx) error) error {
@@ -120,6 +158,7 @@ type Tx struct {
 	tx   *bolt.Tx
 	flat bool
 	top  map[string]*bolt.Bucket // top-level buckets opened so far
+	kv   *KV                     // that counts it open; nil once it ended
 }
 
 func (t *Tx) key(k hkv.Key) hkv.Key {
@@ -296,10 +335,14 @@ func (t *Tx) Del(ctx context.Context, k hkv.Key) error {
 	return writeErr(b.Delete(k[len(k)-1]))
 }
 
-func (t *Tx) Commit(ctx context.Context) error { return t.tx.Commit() }
+func (t *Tx) Commit(ctx context.Context) error {
+	defer t.end()
+	return t.tx.Commit()
+}
 
 // Close rolls back the transaction; after Commit it does nothing.
 func (t *Tx) Close() error {
+	defer t.end()
 	if err := t.tx.Rollback(); err != nil && !errors.Is(err, bolterrors.ErrTxClosed) {
 		return err
 	}
