@@ -317,7 +317,7 @@ func (r *Reader) readText() (Caption, error) {
 		// or CSV record without one is, so that the same caption gets the
 		// same id however the file is named or piped in.
 		id := TextID(text)
-		if err := r.checkRepeat(id, r.line); err != nil {
+		if err := r.checkRepeat(id, text, r.line); err != nil {
 			return Caption{}, err
 		}
 		return Caption{ID: id, Text: text}, nil
@@ -359,7 +359,7 @@ func (r *Reader) readJSONL() (Caption, error) {
 		if c.ID == "" {
 			c.ID = TextID(c.Text)
 		}
-		if err := r.checkRepeat(c.ID, r.line); err != nil {
+		if err := r.checkRepeat(c.ID, c.Text, r.line); err != nil {
 			return Caption{}, err
 		}
 		delete(rec, "id")
@@ -374,7 +374,7 @@ func (r *Reader) readJSONL() (Caption, error) {
 // checkRepeat reports an id that an earlier record of this input, or of
 // another input sharing its IDSet, has: loading both would keep only the
 // second. An id derived from the text repeats when the text does.
-func (r *Reader) checkRepeat(id string, line int) error {
+func (r *Reader) checkRepeat(id, text string, line int) error {
 	if r.ids == nil {
 		r.ids = r.opts.IDs
 		if r.ids == nil {
@@ -383,14 +383,18 @@ func (r *Reader) checkRepeat(id string, line int) error {
 		r.input = r.ids.input(r.opts.Name)
 	}
 	first, repeated := r.ids.add(id, r.input, line)
-	switch {
-	case !repeated:
+	if !repeated {
 		return nil
-	case first.input == r.input:
-		return r.errorf(line, "id", fmt.Errorf("%w: %q is the id of line %d too", ErrRepeatedID, id, first.line))
-	default:
-		return r.errorf(line, "id", fmt.Errorf("%w: %q is the id of %s line %d too", ErrRepeatedID, id, r.ids.names[first.input], first.line))
 	}
+	where := fmt.Sprintf("line %d", first.line)
+	if first.input != r.input {
+		where = fmt.Sprintf("%s line %d", r.ids.names[first.input], first.line)
+	}
+	if id == TextID(text) {
+		// The user wrote no id: say what they did write twice.
+		return r.errorf(line, "id", fmt.Errorf("%w: the same caption as %s (a caption without an id is named by its text)", ErrRepeatedID, where))
+	}
+	return r.errorf(line, "id", fmt.Errorf("%w: %q is the id of %s too", ErrRepeatedID, id, where))
 }
 
 // jsonID accepts a string or a number as a caption id.
@@ -477,7 +481,7 @@ func (r *Reader) readCSV() (Caption, error) {
 	if c.ID == "" {
 		c.ID = TextID(c.Text)
 	}
-	if err := r.checkRepeat(c.ID, line); err != nil {
+	if err := r.checkRepeat(c.ID, c.Text, line); err != nil {
 		return Caption{}, err
 	}
 	for i, v := range rec {

@@ -230,6 +230,7 @@ func TestReaderRepeatedID(t *testing.T) {
 		{"c.jsonl", `{"id":"a","text":"One"}` + "\n" + `{"id":"b","text":"Two"}` + "\n" + `{"id":"a","text":"Three"}` + "\n", `c.jsonl:3: field "id": repeated id: "a" is the id of line 1 too`},
 		{"d.jsonl", `{"text":"Same"}` + "\n" + `{"text":"Same"}` + "\n", `d.jsonl:2: field "id": repeated id`},
 		{"e.csv", "id,text\nx,One\ny,Two\nx,Three\n", `e.csv:4: field "id": repeated id: "x" is the id of line 2 too`},
+		{"f.txt", "Same\nOther\nSame\n", `f.txt:3: field "id": repeated id: the same caption as line 1 (a caption without an id is named by its text)`},
 	}
 	for _, tt := range tests {
 		var ids, errs []string

@@ -39,6 +39,8 @@ func TestExtractCLI(t *testing.T) {
 	empty := writeFile(t, dir, "empty.txt", "")
 	noText := writeFile(t, dir, "notext.csv", "id,caption\n1,hello\n")
 	csvOK := writeFile(t, dir, "ok.csv", "key,body\nk1,\"A boy in Idlib, Syria.\"\n")
+	unknownExt := writeFile(t, dir, "captions.log", "A man in Homs.\n")
+	sameTwice := writeFile(t, dir, "twice.txt", "A man in Homs.\nA man in Homs.\n")
 
 	tests := []cliCase{
 		{"jsonl file", []string{"extract", good}, "", exitOK, `"type":"PLACE"`, "", 1},
@@ -52,6 +54,8 @@ func TestExtractCLI(t *testing.T) {
 		{"csv without text column", []string{"extract", noText}, "", exitError, "", `notext.csv:1: field "text": no such column`, 0},
 		{"csv columns by flag", []string{"extract", "--id-column", "key", "--text-column", "body", csvOK}, "", exitOK, `"id":"k1"`, "", 1},
 		{"missing file", []string{"extract", filepath.Join(dir, "nope.txt")}, "", exitError, "", "no such file or directory", 0},
+		{"unknown extension is said", []string{"extract", unknownExt}, "", exitOK, `"type":"PLACE"`, "captions.log: read as plain text", 1},
+		{"the same line twice", []string{"extract", sameTwice}, "", exitError, "", "twice.txt:2: field \"id\": repeated id: the same caption as line 1", 1},
 		{"bad input format", []string{"extract", "--input-format", "xml"}, "", exitUsage, "", `--input-format: "xml" is not one of`, 0},
 		{"unknown flag", []string{"extract", "--nope"}, "", exitUsage, "", "unknown flag: --nope", 0},
 		{"unknown command", []string{"frobnicate"}, "", exitUsage, "", `unknown command "frobnicate"`, 0},

@@ -10,6 +10,7 @@ import (
 	"iter"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -67,6 +68,9 @@ func (a *app) captions(o *inputOptions) iter.Seq2[extract.Caption, error] {
 		if format == extract.FormatAuto && name == "-" {
 			format = extract.FormatText
 		}
+		if format == extract.FormatAuto && !knownExtension(name) && !a.cfg.Quiet {
+			fmt.Fprintf(a.stderr, "capgraph: %s: read as plain text, one caption per line (.jsonl, .json, .ndjson and .csv are read as such; --input-format chooses)\n", name)
+		}
 		rd := extract.NewReader(r, extract.ReaderOptions{Name: name, Format: format, IDColumn: o.IDColumn, TextColumn: o.TextColumn, IDs: ids})
 		for c, err := range rd.All() {
 			if !yield(c, err) {
@@ -82,6 +86,17 @@ func (a *app) captions(o *inputOptions) iter.Seq2[extract.Caption, error] {
 				return
 			}
 		}
+	}
+}
+
+// knownExtension reports whether name's extension says its format:
+// plain text for .txt and .text, or one that extract.FormatFor knows.
+func knownExtension(name string) bool {
+	switch ext := strings.ToLower(filepath.Ext(name)); ext {
+	case ".txt", ".text":
+		return true
+	default:
+		return extract.FormatFor(name) != extract.FormatText
 	}
 }
 
