@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"iter"
 	"os"
 	"runtime/debug"
@@ -69,10 +68,10 @@ interrupted first build leaves the store empty.`,
 	return cmd
 }
 
-// isTerminal reports whether w is a terminal.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
+// isTerminal reports whether f, a reader or a writer, is a terminal.
+func isTerminal(f any) bool {
+	file, ok := f.(*os.File)
+	return ok && term.IsTerminal(int(file.Fd()))
 }
 
 // countLines estimates the captions in the input files for the progress
@@ -206,8 +205,8 @@ func (a *app) runBuild(ctx context.Context, opts *buildOptions) error {
 	case err != nil:
 		// Nothing kept: the error says why.
 	default:
-		fmt.Fprintf(a.stderr, "built %d captions into %s: %d added, %d replaced, %d unchanged, %d skipped; %d quads written in %.1fs\n",
-			st.Captions, s.Addr(), st.Added, st.Replaced, st.Unchanged, skipped+st.Skipped, st.Quads, time.Since(start).Seconds())
+		fmt.Fprintf(a.stderr, "built %s into %s: %d added, %d replaced, %d unchanged, %d skipped; %d quads written in %.1fs\n",
+			plural(st.Captions, "caption"), s.Addr(), st.Added, st.Replaced, st.Unchanged, skipped+st.Skipped, st.Quads, time.Since(start).Seconds())
 	}
 	if err != nil {
 		return err
@@ -240,4 +239,12 @@ func firstRead(captions iter.Seq2[extract.Caption, error]) (iter.Seq2[extract.Ca
 			}
 		}
 	}, stop, nil
+}
+
+// plural writes n and noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

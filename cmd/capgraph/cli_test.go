@@ -341,3 +341,14 @@ func TestCheck(t *testing.T) {
 		cliCase{args: append(args, "--store", store), code: exitError, stderr: "damaged or not a capgraph store", lines: -1}.check(t)
 	}
 }
+
+func TestPlural(t *testing.T) {
+	for _, tt := range []struct {
+		n    int
+		want string
+	}{{0, "0 captions"}, {1, "1 caption"}, {2, "2 captions"}} {
+		if got := plural(tt.n, "caption"); got != tt.want {
+			t.Errorf("plural(%d) = %q, want %q", tt.n, got, tt.want)
+		}
+	}
+}

@@ -55,6 +55,10 @@ func (a *app) captions(o *inputOptions) iter.Seq2[extract.Caption, error] {
 	// whether the caller wants more.
 	one := func(name string, ids *extract.IDSet, yield func(extract.Caption, error) bool) bool {
 		var r io.Reader = a.stdin
+		if name == "-" && isTerminal(a.stdin) && !a.cfg.Quiet {
+			// Someone typed the command without a file: say what it waits for.
+			fmt.Fprintln(a.stderr, "capgraph: reading captions from standard input, one per line; Ctrl-D ends")
+		}
 		if name != "-" {
 			f, err := os.Open(name)
 			if err != nil {

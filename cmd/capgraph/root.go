@@ -43,7 +43,10 @@ agencies from news-photo captions, loads them into a graph store with
 per-caption provenance, answers saved research queries and exports RDF.
 
 Settings come from flags, CAPGRAPH_* environment variables (CAPGRAPH_STORE,
-CAPGRAPH_WORKERS, ...) and a capgraph.yaml file, in that order of precedence.` + exitCodesHelp,
+CAPGRAPH_WORKERS, ...) and a capgraph.yaml file, in that order of precedence.
+The file is the one --config names, else the first capgraph.yaml (or .toml,
+.json) in the current directory, $XDG_CONFIG_HOME/capgraph/ or
+~/.config/capgraph/.` + exitCodesHelp,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
@@ -69,7 +72,7 @@ CAPGRAPH_WORKERS, ...) and a capgraph.yaml file, in that order of precedence.` +
 		return &usageError{err}
 	})
 	pf := root.PersistentFlags()
-	pf.StringVar(&configFile, "config", "", "read settings from `file` (default ./capgraph.yaml if present)")
+	pf.StringVar(&configFile, "config", "", "read settings from `file` (default: capgraph.yaml in ., $XDG_CONFIG_HOME/capgraph or ~/.config/capgraph, if present)")
 	def := config.Default() // one place for every default
 	pf.String("log-level", def.LogLevel, "log `level`: debug, info, warn or error")
 	pf.String("store", def.Store, "graph store: a bbolt `dir`ectory or a postgres:// URL (env CAPGRAPH_STORE)")
