@@ -284,3 +284,25 @@ func BenchmarkExtract(b *testing.B) {
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "captions/s")
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(n), "µs/caption")
 }
+
+// BenchmarkExtractLong extracts one caption of 64 KB, 256 KB and 1 MB (the
+// longest a reader accepts), made of wire-caption words: ns/byte stays
+// about the same as the caption grows, the work linear in its length.
+func BenchmarkExtractLong(b *testing.B) {
+	x := newExtractor(b)
+	words := strings.Fields("A fighter of the Free Syrian Army walks in Aleppo, Syria, March 3, 2014 near Damascus and Homs with Ali Hamdan of Reuters")
+	for _, size := range []int{64 << 10, 256 << 10, extract.MaxCaptionBytes - 64} {
+		var text strings.Builder
+		for i := 0; text.Len()+len(words[i%len(words)])+1 < size; i += 7 {
+			text.WriteString(words[i%len(words)])
+			text.WriteByte(' ')
+		}
+		c := extract.Caption{ID: "long", Text: text.String()}
+		b.Run(fmt.Sprintf("%dKB", (size+512)>>10), func(b *testing.B) {
+			for b.Loop() {
+				x.Extract(c)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(c.Text)), "ns/byte")
+		})
+	}
+}

@@ -144,6 +144,7 @@ type doc struct {
 	toks     []token                   // tokens of the description (before the credit)
 	tokIDs   []int64                   // each token's id in the trie, -1 when no name has it
 	sent     []int                     // sentence index of each token
+	prevSub  []int                     // the last subordinator at or before each token, -1 for none; see notDepicted
 	owner    []*mention                // the mention covering each token, nil when none
 	bodies   map[EntityType][]*mention // body's lists, once relations begin
 	mentions []*mention

@@ -253,8 +253,15 @@ const (
 func (d *doc) maskedGap(from, to int) string {
 	var b strings.Builder
 	pos := from
-	for _, m := range d.mentions {
-		if m.credit || m.start < from || m.end > to {
+	// Mentions are sorted by start (Extract sorts them before relations):
+	// begin at the first inside the gap rather than walk them all, which
+	// for every pair of neighbours made long captions quadratic.
+	first, _ := slices.BinarySearchFunc(d.mentions, from, func(m *mention, from int) int { return m.start - from })
+	for _, m := range d.mentions[first:] {
+		if m.start >= to {
+			break
+		}
+		if m.credit || m.end > to {
 			continue
 		}
 		b.WriteString(d.text[pos:m.start])
@@ -879,8 +886,20 @@ func partOfGap(gap string) bool {
 func (d *doc) notDepicted(i int) bool {
 	// A combatant in a subordinate clause is not the picture's subject:
 	// "after the army said it had driven Islamic State militants out".
-	for k := i - 1; k >= 0 && d.sent[k] == d.sent[i]; k-- {
-		if subordinators[d.toks[k].lower] {
+	if d.prevSub == nil {
+		// Once per caption: scanning back from every group mention to
+		// its sentence's start made a long sentence quadratic.
+		d.prevSub = make([]int, len(d.toks))
+		last := -1
+		for k, t := range d.toks {
+			if subordinators[t.lower] {
+				last = k
+			}
+			d.prevSub[k] = last
+		}
+	}
+	if i > 0 {
+		if k := d.prevSub[i-1]; k >= 0 && d.sent[k] == d.sent[i] {
 			return true
 		}
 	}
@@ -914,28 +933,38 @@ func (d *doc) aliases(r *relSet) {
 			r.add(d.arg(m), AliasOf, d.arg(m.aliasOf), 0.75) // "his nickname Barbecue"
 		}
 	}
-	for i, b := range named {
+	// Each mention is checked against the earlier ones of its entity, each
+	// distinct form once: a long caption names one entity hundreds of
+	// times but in few forms, and comparing every pair of mentions made
+	// extraction time grow with the square of the caption's length.
+	type form struct {
+		text  string // aliasForm of the mention
+		typ   EntityType
+		place bool
+		first *mention // the first mention in this form
+	}
+	forms := make(map[string][]form) // by entity id, in order of first mention
+	for _, b := range named {
+		tb := aliasForm(d.text[b.start:b.end])
+		earlier := forms[b.id]
 		// A repeat of an earlier form is no alias: "Kobani, also known as
 		// Ayn al-Arab ... besieged Kobani".
-		repeat := false
-		for _, a := range named[:i] {
-			if a.id == b.id && aliasForm(d.text[a.start:a.end]) == aliasForm(d.text[b.start:b.end]) {
-				repeat = true
+		repeat, known := false, false
+		for _, a := range earlier {
+			repeat = repeat || a.text == tb
+			known = known || a.text == tb && a.typ == b.typ && a.place == (b.place != nil)
+		}
+		if !repeat {
+			for _, a := range earlier {
+				if a.typ != b.typ || a.place && placeKeyEqual(a.text, tb) {
+					continue
+				}
+				r.add(d.arg(b), AliasOf, d.arg(a.first), 0.8)
+				break
 			}
 		}
-		if repeat {
-			continue
-		}
-		for _, a := range named[:i] {
-			if a.id != b.id || a.typ != b.typ {
-				continue
-			}
-			ta, tb := aliasForm(d.text[a.start:a.end]), aliasForm(d.text[b.start:b.end])
-			if ta == tb || a.place != nil && placeKeyEqual(ta, tb) {
-				continue
-			}
-			r.add(d.arg(b), AliasOf, d.arg(a), 0.8)
-			break
+		if !known {
+			forms[b.id] = append(earlier, form{tb, b.typ, b.place != nil, b})
 		}
 	}
 }
