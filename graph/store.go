@@ -5,8 +5,9 @@
 // it.
 //
 // graph is the door: [Store] opens, loads, queries, exports, counts and
-// checks. The engines behind it live under internal/, each apart because
-// it copies a layout or an interface of Cayley's or bbolt's:
+// checks. The engines behind it live under internal/, each with one job;
+// the first three copy a layout or an interface of Cayley's or bbolt's,
+// and stand apart so that a reader sees where:
 //   - boltkv, the key-value layer under the embedded store, which keeps
 //     Cayley's value maps in two buckets instead of 131,072;
 //   - bulk, which writes the first load into an empty embedded store in
@@ -15,7 +16,8 @@
 //   - plan, the query planner on the embedded store's indexes, and the
 //     wrapper that keeps queries on PostgreSQL clear of a crash in Cayley's
 //     SQL iterators;
-//   - rdfterm, the N-Triples and Turtle term writers of the exporters.
+//   - rdfterm, the N-Triples and Turtle term writers of the exporters;
+//   - rows, which makes the rows of a saved query's batched result.
 package graph
 
 import (
@@ -47,6 +49,7 @@ import (
 	"github.com/capgraph/capgraph/graph/internal/boltkv"
 	"github.com/capgraph/capgraph/graph/internal/bulk"
 	"github.com/capgraph/capgraph/graph/internal/plan"
+	"github.com/capgraph/capgraph/graph/internal/rows"
 	"github.com/capgraph/capgraph/graph/model"
 )
 
@@ -211,7 +214,7 @@ func (s *Store) Close() error {
 //
 // A result that is an object with the key "$rows", holding an array,
 // stands for the array's elements, and Query yields each, made into rows,
-// sorted, deduplicated and cut as the object asks (rowsOf). Gizmo hands
+// sorted, deduplicated and cut as the object asks (rows.Of). Gizmo hands
 // every g.Emit to its reader through a channel, about 6 µs a result on a
 // small machine (queries' BenchmarkGizmoFloor), and goja builds and sorts
 // rows at about 10 µs a row, so a query with many rows (the saved queries'
@@ -235,7 +238,7 @@ func (s *Store) Query(ctx context.Context, lang, text string, limit int) iter.Se
 		defer it.Close()
 		n := 0
 		for it.Next(ctx) {
-			for _, r := range rowsOf(it.Result()) {
+			for _, r := range rows.Of(it.Result()) {
 				if !yield(r, nil) {
 					return
 				}

@@ -1,4 +1,4 @@
-package graph
+package rows
 
 import (
 	"fmt"
@@ -42,7 +42,7 @@ func BenchmarkSortBatch(b *testing.B) {
 	batch := map[string]any{"$sort": []any{"-photos", "label", "person"}}
 	for b.Loop() {
 		batch["$rows"] = slices.Clone(rows)
-		if got := rowsOf(batch); len(got) != len(rows) {
+		if got := Of(batch); len(got) != len(rows) {
 			b.Fatalf("%d rows", len(got))
 		}
 	}
@@ -99,8 +99,8 @@ func TestRowsOf(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := rowsOf(tt.batch); !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("rowsOf() = %#v\nwant %#v", got, tt.want)
+			if got := Of(tt.batch); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("Of() = %#v\nwant %#v", got, tt.want)
 			}
 		})
 	}
@@ -112,7 +112,7 @@ func TestSortIsStable(t *testing.T) {
 	for i := range rows {
 		rows[i] = map[string]any{"k": int64(i % 3), "i": int64(i)}
 	}
-	rows = rowsOf(map[string]any{"$rows": rows, "$sort": []any{"-k"}})
+	rows = Of(map[string]any{"$rows": rows, "$sort": []any{"-k"}})
 	last := map[int64]int64{}
 	for _, r := range rows {
 		m := r.(map[string]any)
@@ -144,7 +144,7 @@ func BenchmarkTaggedBatch(b *testing.B) {
 	for b.Loop() {
 		batch := map[string]any{"$rows": tags, "$columns": columns,
 			"$sort": []any{"-photos", "label", "person"}, "$unique": []any{"person"}}
-		if got := rowsOf(batch); len(got) != 2200 {
+		if got := Of(batch); len(got) != 2200 {
 			b.Fatalf("%d rows", len(got))
 		}
 	}

@@ -1,4 +1,4 @@
-package graph
+package rows
 
 import (
 	"cmp"
@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-// rowsOf returns the rows a query result stands for: a batch's rows, made,
+// Of returns the rows a query result stands for: a batch's rows, made,
 // sorted, deduplicated and cut as it asks, or the result itself.
 //
 // A batch is an object whose "$rows" is an array. It may also hold:
@@ -30,7 +30,7 @@ import (
 // JavaScript: goja took about 10 µs a row to build and sort string keys,
 // Go takes under 1 (BenchmarkSortBatch), and a TagArray handed over whole
 // is never made into JavaScript objects.
-func rowsOf(r any) []any {
+func Of(r any) []any {
 	m, ok := r.(map[string]any)
 	if !ok {
 		return []any{r}
