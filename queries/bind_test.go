@@ -61,6 +61,7 @@ func TestBindErrors(t *testing.T) {
 		{map[string]string{"from": "2014-01-01"}, queries.ErrMissingParam},
 		{map[string]string{"from": "2014-01-01", "to": "2014-13-01"}, queries.ErrBadValue},
 		{map[string]string{"from": "2014-01-01", "to": "2014-02-01", "nope": "1"}, queries.ErrUnknownParam},
+		{map[string]string{"from": "2014-01-01", "to": " "}, queries.ErrMissingParam},
 	}
 	for _, tt := range tests {
 		_, err := q.Bind(tt.values)
@@ -72,8 +73,13 @@ func TestBindErrors(t *testing.T) {
 		}
 	}
 	c, _ := queries.Lookup(queries.Builtin(), "co-occurrence")
-	if _, err := c.Bind(map[string]string{"limit": "ten"}); !errors.Is(err, queries.ErrBadValue) {
-		t.Errorf("limit=ten: %v, want ErrBadValue", err)
+	for _, limit := range []string{"ten", "-1"} {
+		if _, err := c.Bind(map[string]string{"limit": limit}); !errors.Is(err, queries.ErrBadValue) {
+			t.Errorf("limit=%s: %v, want ErrBadValue", limit, err)
+		}
+	}
+	if _, err := c.Bind(map[string]string{"limit": "0"}); err != nil {
+		t.Errorf("limit=0: %v", err)
 	}
 }
 

@@ -80,7 +80,7 @@ import (
 // Param is one parameter of a saved query.
 type Param struct {
 	Name        string // [a-z][a-z0-9_]*
-	Type        string // "string", "int" or "date" (YYYY-MM-DD)
+	Type        string // "string", "int" (a count: 0 or more) or "date" (YYYY-MM-DD)
 	Default     string // used when the parameter is not given; "" with Required false means empty
 	Example     string // a value to show in help; may be ""
 	Description string // one line
@@ -366,6 +366,9 @@ func (p Param) check(v string) (any, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: %q is not an integer", ErrBadValue, v)
 		}
+		if n < 0 {
+			return nil, fmt.Errorf("%w: %d is not a count (0 or more)", ErrBadValue, n)
+		}
 		return n, nil
 	case "date":
 		if _, err := time.Parse(time.DateOnly, v); err != nil {
@@ -389,6 +392,10 @@ func (q Query) values(values map[string]string) (map[string]any, error) {
 	}
 	for _, p := range q.Params {
 		v, ok := values[p.Name]
+		if p.Required && ok && strings.TrimSpace(v) == "" {
+			// "-p place=" names nothing: as if it were not given.
+			return nil, &ParamError{q.Name, p.Name, fmt.Errorf("%w: the value is empty", ErrMissingParam)}
+		}
 		if !ok {
 			if p.Required {
 				return nil, &ParamError{q.Name, p.Name, ErrMissingParam}
