@@ -40,6 +40,8 @@ func TestExtractCLI(t *testing.T) {
 	noText := writeFile(t, dir, "notext.csv", "id,caption\n1,hello\n")
 	csvOK := writeFile(t, dir, "ok.csv", "key,body\nk1,\"A boy in Idlib, Syria.\"\n")
 	unknownExt := writeFile(t, dir, "captions.log", "A man in Homs.\n")
+	notGold := writeFile(t, dir, "plain.jsonl", `{"id":"a","text":"A man in Homs."}`+"\n")
+	binary := writeFile(t, dir, "photo.jsonl", "\x89PNG\r\n\x1a\n\x00\x00")
 	sameTwice := writeFile(t, dir, "twice.txt", "A man in Homs.\nA man in Homs.\n")
 
 	tests := []cliCase{
@@ -64,6 +66,8 @@ func TestExtractCLI(t *testing.T) {
 		{"missing argument", []string{"query", "run"}, "", exitUsage, "", "accepts 1 arg(s), received 0", 0},
 		{"eval needs gold", []string{"eval"}, "", exitUsage, "", "--gold is required", 0},
 		{"eval bad format", []string{"eval", "--gold", good, "-f", "xml"}, "", exitUsage, "", `--format: "xml"`, 0},
+		{"eval without annotations", []string{"eval", "--gold", notGold}, "", exitError, "", "plain.jsonl: no caption has gold entities or relations", 0},
+		{"eval of a binary file", []string{"eval", "--gold", binary}, "", exitError, "", "photo.jsonl:1: not text", 0},
 		{"bad config value", []string{"extract", "--log-level", "loud"}, "", exitUsage, "", "log_level", 0},
 	}
 	for _, tt := range tests {

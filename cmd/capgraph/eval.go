@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -81,6 +82,10 @@ func (a *app) runEval(ctx context.Context, opts *evalOptions) (err error) {
 	gold, err := readDocs(opts.Gold)
 	if err != nil {
 		return err
+	}
+	if !slices.ContainsFunc(gold, func(d eval.Doc) bool { return len(d.Entities)+len(d.Relations) > 0 }) {
+		// Scoring against nothing prints zeros that look like a result.
+		return fmt.Errorf("%s: no caption has gold entities or relations: nothing to score against", opts.Gold)
 	}
 	var pred []eval.Doc
 	if opts.Pred != "" {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"unicode/utf8"
 
 	"github.com/capgraph/capgraph/extract"
 )
@@ -61,6 +62,7 @@ var (
 	ErrNoID        = errors.New(`missing "id"`)
 	ErrNoText      = errors.New(`missing "text"`)
 	ErrDuplicateID = errors.New("duplicate id")
+	ErrNotText     = errors.New("not text: control bytes or invalid UTF-8, where eval reads JSON Lines")
 )
 
 // A ParseError is a bad line of a JSON Lines file. Its message reads
@@ -68,7 +70,7 @@ var (
 type ParseError struct {
 	Name string // file name as given to ReadDocs
 	Line int    // 1-based
-	Err  error  // ErrNoID, ErrNoText, ErrDuplicateID (wrapped) or the JSON error
+	Err  error  // ErrNoID, ErrNoText, ErrDuplicateID (wrapped), ErrNotText or the JSON error
 }
 
 func (e *ParseError) Error() string {
@@ -122,6 +124,9 @@ func ReadDocs(r io.Reader, name string) ([]Doc, error) {
 func parseDoc(b []byte) (Doc, error) {
 	var d Doc
 	if err := json.Unmarshal(b, &d); err != nil {
+		if !utf8.Valid(b) || bytes.ContainsFunc(b, func(r rune) bool { return r < ' ' && r != '\t' }) {
+			return Doc{}, ErrNotText // a binary file given by mistake: say so, not which byte JSON choked on
+		}
 		return Doc{}, err
 	}
 	switch {
