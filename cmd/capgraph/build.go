@@ -109,7 +109,7 @@ var progressEvery = 30 * time.Second
 // gcPercentUnderLimit is the garbage collector's GOGC while a memory limit
 // bounds the heap: it lets the heap grow to five times the live data before
 // a collection instead of twice, which takes about a fifth off the loader's
-// CPU time (BENCHMARKS.md, "Write path, third pass"); the limit keeps the
+// CPU time (BENCHMARKS.md, "Write path: packed pages and a memory budget"); the limit keeps the
 // peak where the user set it.
 const gcPercentUnderLimit = 400
 
