@@ -28,17 +28,9 @@ import (
 // synthetic returns n extractions of synthetic captions, starting at from.
 func synthetic(t testing.TB, from, n int) []extract.Extraction {
 	t.Helper()
-	gen, err := synth.New(3)
+	xs, err := synth.Extractions(3, from, n)
 	if err != nil {
 		t.Fatal(err)
-	}
-	x, err := extract.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	xs := make([]extract.Extraction, 0, n)
-	for i := from; i < from+n; i++ {
-		xs = append(xs, x.Extract(gen.Caption(i)))
 	}
 	return xs
 }

@@ -50,17 +50,9 @@ func TestBuiltinsOnPostgres(t *testing.T) {
 	u.RawQuery = v.Encode()
 	addr = u.String()
 
-	gen, err := synth.New(7)
+	xs, err := synth.Extractions(7, 0, 150)
 	if err != nil {
 		t.Fatal(err)
-	}
-	x, err := extract.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var xs []extract.Extraction
-	for i := range 150 {
-		xs = append(xs, x.Extract(gen.Caption(i)))
 	}
 	load := func(addr string) *graph.Store {
 		s, err := graph.Open(context.Background(), addr, graph.Options{ExtractorVersion: extract.Version})

@@ -266,6 +266,24 @@ func ID(i int) string {
 	return "syn-" + s
 }
 
+// Extractions extracts captions from to from+n-1 of the generator seeded
+// with seed: the corpus that tests load into stores.
+func Extractions(seed uint64, from, n int) ([]extract.Extraction, error) {
+	g, err := New(seed)
+	if err != nil {
+		return nil, err
+	}
+	x, err := extract.New()
+	if err != nil {
+		return nil, err
+	}
+	xs := make([]extract.Extraction, 0, n)
+	for i := from; i < from+n; i++ {
+		xs = append(xs, x.Extract(g.Caption(i)))
+	}
+	return xs, nil
+}
+
 // Caption returns caption i (0 or more). It depends only on the seed and on
 // i, so captions can be made in any order or split among generators.
 func (g *Generator) Caption(i int) extract.Caption {
