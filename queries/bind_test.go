@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capgraph/capgraph/extract/gazetteer"
+	"github.com/capgraph/capgraph/graph/model"
 	"github.com/capgraph/capgraph/queries"
 )
 
@@ -26,7 +28,7 @@ func TestHostileValuesAreData(t *testing.T) {
 		`</script><script>g.Emit(3)`,
 		`\u0022); g.Emit(4); //`,
 		"\x00\x1f\x7f",
-		`<https://capgraph.org/id/place/geonames/164816>`,
+		`<https://capgraph.org/id/place/geonames/164816> <x>`,
 		`_:b0`,
 		`"x"^^<http://www.w3.org/2001/XMLSchema#date>`,
 		"Idlib 😀 ` ${g.Emit(5)}",
@@ -49,6 +51,34 @@ func TestHostileValuesAreData(t *testing.T) {
 				t.Errorf("echo returned %q, want %q", got, v)
 			}
 		})
+	}
+}
+
+// TestIRIParameter: a place given by its capgraph IRI in the angle
+// brackets N-Triples writes it in finds what the bare IRI finds.
+func TestIRIParameter(t *testing.T) {
+	s, err := fixture()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := gazetteer.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	idlib, _ := d.Index().Resolve("Idlib")
+	if idlib == nil {
+		t.Fatal("Idlib is not in the gazetteer")
+	}
+	q, _ := queries.Lookup(queries.Builtin(), "photos-in-place")
+	iri := model.EntityIRI(idlib.ID)
+	want := runGizmo(t, s, q, map[string]string{"place": iri})
+	if len(want) == 0 {
+		t.Fatalf("no photos in %s in the fixture", iri)
+	}
+	for _, v := range []string{"<" + iri + ">", " <" + iri + "> "} {
+		if got := runGizmo(t, s, q, map[string]string{"place": v}); len(got) != len(want) {
+			t.Errorf("place=%q: %d rows, want %d as for the bare IRI", v, len(got), len(want))
+		}
 	}
 }
 

@@ -466,6 +466,9 @@ func Spellings(names ...string) []string {
 	}
 	for _, n := range names {
 		n = strings.TrimSpace(n)
+		if len(n) > 2 && n[0] == '<' && n[len(n)-1] == '>' && strings.HasPrefix(n[1:], IRIBase) {
+			n = n[1 : len(n)-1] // the IRI as N-Triples writes it
+		}
 		if strings.HasPrefix(n, IRIBase) && !strings.ContainsAny(n, "<>\" \t\n{}|\\^`") {
 			add("<" + n + ">")
 			continue

@@ -231,7 +231,7 @@ func resolveVariants(q queries.Query, values map[string]string) (map[string][]st
 	out := make(map[string][]string)
 	for _, p := range q.Params {
 		v := strings.TrimSpace(values[p.Name])
-		if p.Resolve == "" || v == "" || strings.HasPrefix(v, queries.IRIBase) {
+		if p.Resolve == "" || v == "" || strings.HasPrefix(strings.TrimPrefix(v, "<"), queries.IRIBase) {
 			continue
 		}
 		if ix == nil {

@@ -42,10 +42,12 @@ it has no authentication, so bind it elsewhere only on a trusted network.
 
 Other web pages in your browser can reach a server on loopback too, so it
 answers only requests that name it (Host: a loopback name, the --addr host
-or an --allow-host; others get 421), takes POST requests only from its own
-page or from clients that are no browser (403), and refuses bodies sent as
+or an --allow-host; others get 421), takes POST requests, and GETs that
+run a query or export, only from its own page, an address typed in the
+browser, or clients that are no browser (403), and refuses bodies sent as
 text or forms (415; send application/json). Bodies must arrive within 5
-seconds (408) and hold at most 64 KiB (413). At most 64 requests run at
+seconds (408, and the connection closes) and hold at most 64 KiB (413). A
+HEAD gets the headers alone; nothing runs for it. At most 64 requests run at
 once, and at most 16 of the heavy ones (saved queries, entity views,
 export, Cayley's API), which wait up to half their time limit for a slot;
 beyond that the server answers 503 with Retry-After. Each request has 15 seconds (504 after), an export 30

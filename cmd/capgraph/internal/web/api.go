@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/capgraph/capgraph/graph"
 )
@@ -98,6 +99,10 @@ func (s *Server) runQuery(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, r, err)
 			return
 		}
+		if !utf8.Valid(body) {
+			writeError(w, http.StatusBadRequest, "body: not valid UTF-8")
+			return
+		}
 		if len(strings.TrimSpace(string(body))) > 0 {
 			var raw map[string]any
 			if err := json.Unmarshal(body, &raw); err != nil {
@@ -135,6 +140,10 @@ func (s *Server) runQuery(w http.ResponseWriter, r *http.Request) {
 	text, err := q.Bind(params)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	if r.Method == http.MethodHead {
+		w.Header().Set("Content-Type", cmp.Or(map[string]string{"csv": "text/csv"}[format], "application/json")+"; charset=utf-8")
 		return
 	}
 	start := time.Now()
@@ -245,6 +254,10 @@ func (s *Server) entity(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("%q is not an IRI", iri))
 		return
 	}
+	if r.Method == http.MethodHead {
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		return
+	}
 	e, ok, err := entity(r.Context(), s.store, iri)
 	if err != nil {
 		s.fail(w, r, err)
@@ -280,6 +293,9 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request) {
 	rc.SetWriteDeadline(time.Now().Add(s.opts.ExportTimeout))
 	w.Header().Set("Content-Type", exportTypes[format]+"; charset=utf-8")
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="capgraph.%s"`, format))
+	if r.Method == http.MethodHead {
+		return
+	}
 	cw := &countingWriter{w: w}
 	if _, err := s.store.Export(r.Context(), cw, format); err != nil {
 		if cw.n == 0 {

@@ -78,6 +78,12 @@ func TestAPIStatus(t *testing.T) {
 		{"places", "GET", "/api/places", "", 200, `"iri":"` + jobar + `"`},
 		{"timeline", "GET", "/api/timeline", "", 200, `{"date":"2014-03-03","count":1}`},
 		{"unknown endpoint", "GET", "/api/nope", "", 404, `"error":"no such endpoint`},
+		{"unknown endpoint, POST", "POST", "/api/nope", "{}", 404, `"error":"no such endpoint`},
+		{"wrong method", "DELETE", "/api/queries/photos", "", 405, `not allowed on /api/queries/photos; use GET, HEAD, POST`},
+		{"wrong method, export", "POST", "/api/export", "{}", 405, `use GET, HEAD`},
+		{"wrong method, cayley", "DELETE", "/cayley/api/v2/query", "", 405, `use GET, HEAD, POST`},
+		{"body not UTF-8", "POST", "/api/queries/captions-of", "{\"entity\":\"\xff\xfe\"}", 400, `not valid UTF-8`},
+		{"bad escape in query string", "GET", "/api/search?q=%", "", 400, `invalid URL escape`},
 		{"page", "GET", "/", "", 200, `<script src="/app.js">`},
 		{"page route", "GET", "/entity/anything", "", 200, `<script src="/app.js">`},
 		{"script", "GET", "/app.js", "", 200, `function graphView`},
@@ -96,6 +102,9 @@ func TestAPIStatus(t *testing.T) {
 			code, hdr, body := do(t, srv, tt.method, tt.target, tt.body)
 			if code != tt.code || !strings.Contains(string(body), tt.want) {
 				t.Errorf("%s %s: got %d %.300s; want %d and %q", tt.method, tt.target, code, body, tt.code, tt.want)
+			}
+			if code == http.StatusMethodNotAllowed && hdr.Get("Allow") == "" {
+				t.Errorf("405 without Allow")
 			}
 			if strings.HasPrefix(tt.target, "/api/") && !strings.HasPrefix(hdr.Get("Content-Type"), "application/json") {
 				t.Errorf("Content-Type %q, want JSON", hdr.Get("Content-Type"))

@@ -17,6 +17,9 @@ import (
 // neither works offline nor passes the page's content security policy.
 func mountCayley(mux *http.ServeMux, s *graph.Store, opts Options) {
 	api := cayleyTimeout(http.StripPrefix("/cayley", s.CayleyAPI(opts.Timeout, opts.ResultLimit)), opts.MaxQueryHeap)
+	mux.Handle("HEAD /cayley/api/v2/query", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json; charset=utf-8") // and no query runs
+	}))
 	mux.Handle("GET /cayley/api/v2/query", api)
 	mux.Handle("POST /cayley/api/v2/query", api)
 	mux.Handle("GET /cayley/api/v2/formats", api)
@@ -28,7 +31,7 @@ func mountCayley(mux *http.ServeMux, s *graph.Store, opts Options) {
 		case "write", "delete":
 			writeError(w, http.StatusForbidden, "capgraph serve is read-only; use capgraph build to change the graph")
 		default:
-			writeError(w, http.StatusNotFound, "no such endpoint: "+r.Method+" "+r.URL.Path)
+			noRoute(w, r, mux, "/cayley/api/")
 		}
 	})
 }

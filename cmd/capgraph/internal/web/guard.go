@@ -20,20 +20,18 @@ import (
 //   - DNS rebinding: a page whose name resolves to 127.0.0.1 sends the
 //     browser's requests with its own Host. Only loopback names and the
 //     hosts in [Options.Hosts] are served; any other Host gets 421.
-//   - Cross-site requests: a form or a no-cors fetch can POST to loopback.
-//     A request that changes nothing would still run a query, so every
-//     method but GET and HEAD must come from this origin (Origin, or
-//     Sec-Fetch-Site when there is no Origin) or from a client that is no
-//     browser (neither header), and bodies of the types a page may send
-//     without asking (text/plain, forms) get 415.
+//   - Cross-site requests: a form or a no-cors fetch can POST to loopback,
+//     and an image or link can GET. A request that changes nothing would
+//     still run a query, so every method but GET and HEAD, and a GET or
+//     HEAD of a heavy route (see heavyRoute), must come from this origin
+//     (Origin, or Sec-Fetch-Site when there is no Origin) or from a client
+//     that is no browser (neither header), and bodies of the types a page
+//     may send without asking (text/plain, forms) get 415.
 //   - Framing: every response forbids being framed.
 //
 // It also reads a request's body before the request takes a slot, within
-// bodyReadTimeout: a client that trickles its body holds a connection, not
-// one of the slots every route shares.
-
-// bodyReadTimeout bounds the reading of a request body.
-const bodyReadTimeout = 5 * time.Second
+// [Options.BodyTimeout]: a client that trickles its body holds a connection, not
+// one of the slots every route shares, and only until the timeout.
 
 // hostAllowed reports whether the Host of a request names this server: a
 // loopback name or address, or one of extra.
@@ -96,14 +94,23 @@ func (s *Server) guard(w http.ResponseWriter, r *http.Request) bool {
 		writeError(w, http.StatusMisdirectedRequest, fmt.Sprintf("host %q is not served here; add it with serve --allow-host", r.Host))
 		return false
 	}
-	if r.Method == http.MethodGet || r.Method == http.MethodHead {
-		return true
-	}
-	if !sameOrigin(r) {
+	safe := r.Method == http.MethodGet || r.Method == http.MethodHead
+	// A GET that runs a query or streams the graph costs what a POST does,
+	// and an <img> on any page can send it.
+	if (!safe || heavyRoute(r)) && !sameOrigin(r) {
 		writeError(w, http.StatusForbidden, "cross-origin request refused")
 		return false
 	}
-	if simpleBody(r.Header.Get("Content-Type")) && !strings.HasPrefix(r.URL.Path, "/cayley/") {
+	if strings.HasPrefix(r.URL.Path, "/api/") || strings.HasPrefix(r.URL.Path, "/cayley/") {
+		if _, err := url.ParseQuery(r.URL.RawQuery); err != nil {
+			writeError(w, http.StatusBadRequest, "query string: "+err.Error())
+			return false
+		}
+	}
+	if r.ContentLength == 0 {
+		return true
+	}
+	if !safe && simpleBody(r.Header.Get("Content-Type")) && !strings.HasPrefix(r.URL.Path, "/cayley/") {
 		writeError(w, http.StatusUnsupportedMediaType, "send the body as Content-Type: application/json")
 		return false
 	}
@@ -112,10 +119,14 @@ func (s *Server) guard(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	rc := http.NewResponseController(w)
-	rc.SetReadDeadline(time.Now().Add(bodyReadTimeout)) // not every ResponseWriter can; the server's ReadTimeout still bounds it
+	rc.SetReadDeadline(time.Now().Add(s.opts.BodyTimeout)) // not every ResponseWriter can; the server's ReadTimeout still bounds it
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes))
-	rc.SetReadDeadline(time.Time{})
 	if err != nil {
+		// The deadline stays where it is, past or near: net/http reads
+		// what is left of a body before it answers, and a client that
+		// stopped sending would hold the connection for ever. The
+		// connection closes after the answer.
+		w.Header().Set("Connection", "close")
 		if mbe, ok := errors.AsType[*http.MaxBytesError](err); ok {
 			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body larger than %d bytes", mbe.Limit))
 		} else {
@@ -124,6 +135,7 @@ func (s *Server) guard(w http.ResponseWriter, r *http.Request) bool {
 		}
 		return false
 	}
+	rc.SetReadDeadline(time.Time{})
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	return true
 }
@@ -132,10 +144,14 @@ func (s *Server) guard(w http.ResponseWriter, r *http.Request) bool {
 // scripts, styles and images only, and no framing by other pages.
 const contentSecurityPolicy = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'"
 
-// heavyRoute reports the routes whose requests run queries or stream the
-// graph; they share fewer slots, so that a burst of them leaves the page,
-// search and statistics answering.
+// heavyRoute reports the requests that run queries or stream the graph;
+// they share fewer slots, so that a burst of them leaves the page, search
+// and statistics answering. A HEAD is never heavy: it gets the headers
+// alone, and no work is done for it.
 func heavyRoute(r *http.Request) bool {
+	if r.Method == http.MethodHead {
+		return false
+	}
 	p := r.URL.Path
 	return strings.HasPrefix(p, "/api/queries/") && (r.Method == http.MethodPost || strings.HasSuffix(p, "/run")) ||
 		p == "/api/entity" || p == "/api/export" || strings.HasPrefix(p, "/cayley/api/")

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -89,6 +90,13 @@ func TestGuard(t *testing.T) {
 		{"text body", "POST", "/api/queries/photos", "{}", map[string]string{"Content-Type": "text/plain;charset=UTF-8"}, http.StatusUnsupportedMediaType},
 		{"form body", "POST", "/api/queries/photos", "a=b", map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, http.StatusUnsupportedMediaType},
 		{"multipart body", "POST", "/api/queries/photos", "x", map[string]string{"Content-Type": "multipart/form-data; boundary=x"}, http.StatusUnsupportedMediaType},
+		{"cross-site export link", "GET", "/api/export?format=nq", "", map[string]string{"Sec-Fetch-Site": "cross-site"}, http.StatusForbidden},
+		{"cross-site image of a query", "GET", "/api/queries/photos/run", "", map[string]string{"Sec-Fetch-Site": "cross-site"}, http.StatusForbidden},
+		{"cross-origin GET of cayley", "GET", "/cayley/api/v2/query?lang=gizmo&qu=g.V().All()", "", map[string]string{"Origin": "http://evil.example"}, http.StatusForbidden},
+		{"cross-site entity", "GET", "/api/entity?iri=" + jobar, "", map[string]string{"Sec-Fetch-Site": "same-site"}, http.StatusForbidden},
+		{"cross-site light route", "GET", "/api/search?q=Jobar", "", map[string]string{"Sec-Fetch-Site": "cross-site"}, http.StatusOK},
+		{"typed address of an export", "GET", "/api/export?format=nt", "", map[string]string{"Sec-Fetch-Site": "none"}, http.StatusOK},
+		{"same-origin query run", "GET", "/api/queries/photos/run", "", map[string]string{"Sec-Fetch-Site": "same-origin"}, http.StatusOK},
 		{"oversized cayley body", "POST", "/cayley/api/v2/query?lang=gizmo", strings.Repeat(" ", 70<<10) + "g.V().All()", json, http.StatusRequestEntityTooLarge},
 	}
 	for _, tt := range tests {
@@ -131,6 +139,64 @@ func TestCayleyTimeout(t *testing.T) {
 	}
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("endless query answered after %v", d)
+	}
+}
+
+// TestHeadDoesNoWork: a HEAD of a route that runs a query or streams the
+// graph gets its headers at once, with the heavy slots all taken, and no
+// body.
+func TestHeadDoesNoWork(t *testing.T) {
+	srv := newFixtureServer(t, Options{MaxInFlight: 8, MaxHeavy: 1, Timeout: 3 * time.Second})
+	var wg sync.WaitGroup
+	wg.Go(func() { request(srv, "POST", "/cayley/api/v2/query?lang=gizmo", "for (;;) {}", nil) })
+	defer wg.Wait()
+	time.Sleep(300 * time.Millisecond)
+	for _, tt := range []struct{ target, typ string }{
+		{"/api/export?format=ttl", "text/turtle"},
+		{"/api/queries/photos/run", "application/json"},
+		{"/api/queries/photos/run?format=csv", "text/csv"},
+		{"/api/entity?iri=" + jobar, "application/json"},
+		{"/cayley/api/v2/query?lang=gizmo&qu=" + url.QueryEscape("for (;;) {}"), "application/json"},
+	} {
+		start := time.Now()
+		rec := request(srv, "HEAD", tt.target, "", nil)
+		if rec.Code != http.StatusOK || rec.Body.Len() != 0 || !strings.HasPrefix(rec.Header().Get("Content-Type"), tt.typ) {
+			t.Errorf("HEAD %s: %d, %d bytes, %q; want 200, no body, %s", tt.target, rec.Code, rec.Body.Len(), rec.Header().Get("Content-Type"), tt.typ)
+		}
+		if d := time.Since(start); d > 500*time.Millisecond {
+			t.Errorf("HEAD %s took %v with the heavy slot taken", tt.target, d)
+		}
+	}
+}
+
+// TestStalledBodies: clients that send part of a body and then nothing get
+// 408 when the body time is up, and their connections are closed.
+func TestStalledBodies(t *testing.T) {
+	srv := newFixtureServer(t, Options{BodyTimeout: 300 * time.Millisecond})
+	addr := serveFixture(t, srv)
+	var conns []net.Conn
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	for range 20 {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+		fmt.Fprintf(c, "POST /api/queries/photos HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{", addr)
+	}
+	for i, c := range conns {
+		c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		got, err := io.ReadAll(c) // returns when the server closes
+		if err != nil {
+			t.Fatalf("connection %d: %v after %q: still open", i, err, got)
+		}
+		if !strings.HasPrefix(string(got), "HTTP/1.1 408 ") {
+			t.Errorf("connection %d: got %.100q, want 408", i, got)
+		}
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"net"
 	"net/http"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -74,6 +75,9 @@ type Options struct {
 	Timeout time.Duration
 	// ExportTimeout bounds an export download; 0 means 30 minutes.
 	ExportTimeout time.Duration
+	// BodyTimeout bounds the reading of a request body (408 after, and
+	// the connection closes); 0 means 5 seconds.
+	BodyTimeout time.Duration
 	// MaxBodyBytes caps a request body; 0 means 64 KiB.
 	MaxBodyBytes int64
 	// ResultLimit caps the rows of a saved query; 0 means 10000.
@@ -110,6 +114,9 @@ func New(s *graph.Store, opts Options) (*Server, error) {
 	}
 	if opts.MaxQueryHeap == 0 {
 		opts.MaxQueryHeap = 1 << 30
+	}
+	if opts.BodyTimeout <= 0 {
+		opts.BodyTimeout = 5 * time.Second
 	}
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = 64 << 10
@@ -152,9 +159,7 @@ func New(s *graph.Store, opts Options) (*Server, error) {
 	mux.HandleFunc("GET /api/stats", srv.stats)
 	mux.HandleFunc("GET /api/places", srv.places)
 	mux.HandleFunc("GET /api/timeline", srv.timeline)
-	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, "no such endpoint: "+r.Method+" "+r.URL.Path)
-	})
+	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) { noRoute(w, r, mux, "/api/") })
 	if opts.Cayley {
 		mountCayley(mux, s, opts)
 	} else {
@@ -247,6 +252,25 @@ func (s *Server) limit(next http.Handler) http.Handler {
 		}()
 		next.ServeHTTP(w, r)
 	})
+}
+
+// noRoute answers a request that reached mux's catch-all pattern: 405
+// with Allow when the path is served with other methods, else 404. A
+// catch-all matches every method, so the mux never answers 405 below it.
+func noRoute(w http.ResponseWriter, r *http.Request, mux *http.ServeMux, catchAll string) {
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost} {
+		r2 := &http.Request{Method: m, URL: r.URL, Host: r.Host}
+		if _, pattern := mux.Handler(r2); pattern != catchAll {
+			allow = append(allow, m)
+		}
+	}
+	if len(allow) > 0 {
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		writeError(w, http.StatusMethodNotAllowed, "method "+r.Method+" not allowed on "+r.URL.Path+"; use "+strings.Join(allow, ", "))
+		return
+	}
+	writeError(w, http.StatusNotFound, "no such endpoint: "+r.Method+" "+r.URL.Path)
 }
 
 // getOnly answers 405 to methods other than GET and HEAD.
