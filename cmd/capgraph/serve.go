@@ -47,12 +47,17 @@ run a query or export, only from its own page, an address typed in the
 browser, or clients that are no browser (403), and refuses bodies sent as
 text or forms (415; send application/json). Bodies must arrive within 5
 seconds (408, and the connection closes) and hold at most 64 KiB (413). A
-HEAD gets the headers alone; nothing runs for it. At most 64 requests run at
-once, and at most 16 of the heavy ones (saved queries, entity views,
-export, Cayley's API), which wait up to half their time limit for a slot;
-beyond that the server answers 503 with Retry-After. Each request has 15 seconds (504 after), an export 30
-minutes, and a query at most 10,000 rows; a Cayley query that grows the
-server's heap by more than 1 GiB is stopped (503).`,
+HEAD gets the headers alone; nothing runs for it.
+
+At most 64 requests run at once. Some kinds have slots of their own besides,
+so that a crowd of one kind leaves the others answering: 16 for queries
+(saved queries, entity views, Cayley's API), 2 for exports, and half the
+CPUs for searches. A request waits for one of its kind's slots (searches a
+second, the others half their time limit), then gets 503 with Retry-After.
+Each request has 15 seconds (504 after), and a query at most 10,000 rows.
+An export has 30 minutes, and is cut when its client takes nothing for 30
+seconds. A Cayley query that grows the server's heap by more than 1 GiB is
+stopped (503).`,
 		Example: `  $ capgraph serve --store graph.db
   $ capgraph serve --addr 127.0.0.1:9000
   $ curl -s 'localhost:8080/api/search?q=Haresta' | jq '.hits[0].iri'`,

@@ -288,15 +288,13 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("format %q is not one of nq, nt, ttl, jsonld, csv", name))
 		return
 	}
-	// An export may outlast the server's write timeout.
-	rc := http.NewResponseController(w)
-	rc.SetWriteDeadline(time.Now().Add(s.opts.ExportTimeout))
 	w.Header().Set("Content-Type", exportTypes[format]+"; charset=utf-8")
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="capgraph.%s"`, format))
 	if r.Method == http.MethodHead {
 		return
 	}
-	cw := &countingWriter{w: w}
+	cw := &progressWriter{w: w, rc: http.NewResponseController(w), stall: s.opts.ExportStall}
+	cw.extend(time.Now())
 	if _, err := s.store.Export(r.Context(), cw, format); err != nil {
 		if cw.n == 0 {
 			w.Header().Del("Content-Disposition")
@@ -309,15 +307,30 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-type countingWriter struct {
-	w io.Writer
-	n int64
+// A progressWriter counts what it writes, and moves the connection's
+// write deadline on as the client takes the bytes: an export may outlast
+// the server's write timeout, but a client that stops reading holds its
+// connection and slot for stall, not for the whole export's time.
+type progressWriter struct {
+	w        io.Writer
+	rc       *http.ResponseController
+	stall    time.Duration
+	n        int64
+	extended time.Time // when the deadline was last moved
 }
 
-func (c *countingWriter) Write(p []byte) (int, error) {
+func (c *progressWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
 	c.n += int64(n)
+	if now := time.Now(); err == nil && now.Sub(c.extended) > c.stall/8 {
+		c.extend(now)
+	}
 	return n, err
+}
+
+func (c *progressWriter) extend(now time.Time) {
+	c.extended = now
+	c.rc.SetWriteDeadline(now.Add(c.stall))
 }
 
 // Stats is the response of GET /api/stats.

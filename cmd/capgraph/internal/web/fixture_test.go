@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/capgraph/capgraph/extract"
+	"github.com/capgraph/capgraph/extract/synth"
 	"github.com/capgraph/capgraph/graph"
 )
 
@@ -97,4 +98,32 @@ func newFixtureServer(tb testing.TB, opts Options) *Server {
 		tb.Fatal(err)
 	}
 	return srv
+}
+
+// openSynthetic builds an in-memory store of n generated captions: enough
+// graph that an export outlasts the socket buffers of a loopback
+// connection.
+func openSynthetic(tb testing.TB, n int) *graph.Store {
+	tb.Helper()
+	ctx := context.Background()
+	xs, err := synth.Extractions(5, 0, n)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s, err := graph.Open(ctx, "", graph.Options{ExtractorVersion: extract.Version})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	all := func(yield func(extract.Extraction, error) bool) {
+		for _, x := range xs {
+			if !yield(x, nil) {
+				return
+			}
+		}
+	}
+	if _, err := s.Load(ctx, all); err != nil {
+		tb.Fatal(err)
+	}
+	return s
 }

@@ -58,10 +58,21 @@ type Options struct {
 	Logger  *slog.Logger // nil means no logs
 	// MaxInFlight caps the requests served at once; more get 503. 0 means 64.
 	MaxInFlight int
-	// MaxHeavy caps the requests at once that run queries or stream the
-	// graph (saved queries, entity views, export, Cayley's API), within
-	// MaxInFlight; more get 503. 0 means a quarter of MaxInFlight.
+	// MaxHeavy caps the requests at once that run queries (saved
+	// queries, entity views, Cayley's API), within MaxInFlight; more get
+	// 503. 0 means a quarter of MaxInFlight.
 	MaxHeavy int
+	// MaxSearches caps the searches at once; more wait up to a second,
+	// then get 503. 0 means half the CPUs, and at least 1: a search costs
+	// up to tens of milliseconds of CPU, and searches must leave CPU for
+	// the page and the other routes.
+	MaxSearches int
+	// MaxExports caps the exports streaming at once; more get 503. 0
+	// means 2.
+	MaxExports int
+	// ExportStall cuts an export whose client has taken no bytes for this
+	// long; 0 means 30 seconds.
+	ExportStall time.Duration
 	// Hosts are the host names, besides loopback ones, that requests may
 	// name in their Host header; others get 421.
 	Hosts []string
@@ -86,15 +97,17 @@ type Options struct {
 
 // A Server serves one store. It is an [http.Handler].
 type Server struct {
-	store   *graph.Store
-	opts    Options
-	log     *slog.Logger
-	queries map[string]Query
-	gaz     *gazetteer.Index
-	index   atomic.Pointer[index]
-	sem     chan struct{} // a slot per request in flight
-	heavy   chan struct{} // a slot per heavy request in flight, besides its slot in sem
-	handler http.Handler
+	store    *graph.Store
+	opts     Options
+	log      *slog.Logger
+	queries  map[string]Query
+	gaz      *gazetteer.Index
+	index    atomic.Pointer[index]
+	sem      chan struct{} // a slot per request in flight
+	heavy    *class
+	searches *class
+	exports  *class
+	handler  http.Handler
 }
 
 // New returns a server for s. Search matches exact names, and the home
@@ -112,6 +125,15 @@ func New(s *graph.Store, opts Options) (*Server, error) {
 	if opts.MaxHeavy <= 0 || opts.MaxHeavy > opts.MaxInFlight {
 		opts.MaxHeavy = max(1, opts.MaxInFlight/4)
 	}
+	if opts.MaxSearches <= 0 {
+		opts.MaxSearches = max(1, runtime.GOMAXPROCS(0)/2)
+	}
+	if opts.MaxExports <= 0 {
+		opts.MaxExports = 2
+	}
+	if opts.ExportStall <= 0 {
+		opts.ExportStall = 30 * time.Second
+	}
 	if opts.MaxQueryHeap == 0 {
 		opts.MaxQueryHeap = 1 << 30
 	}
@@ -128,8 +150,16 @@ func New(s *graph.Store, opts Options) (*Server, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	// A heavy request or an export waits up to half its time limit, so
+	// that a burst queues rather than fails and a request that waited
+	// still has time to run.
+	heavyWait := min(max(opts.Timeout/2, time.Second), 10*time.Second)
 	srv := &Server{store: s, opts: opts, log: log, queries: map[string]Query{},
-		sem: make(chan struct{}, opts.MaxInFlight), heavy: make(chan struct{}, opts.MaxHeavy)}
+		sem:      make(chan struct{}, opts.MaxInFlight),
+		heavy:    newClass(opts.MaxHeavy, heavyWait),
+		searches: newClass(opts.MaxSearches, time.Second),
+		exports:  newClass(opts.MaxExports, heavyWait),
+	}
 	for _, q := range opts.Queries {
 		if q.Params == nil {
 			q.Params = []Param{}
@@ -189,15 +219,37 @@ func (s *Server) BuildIndex(ctx context.Context) error {
 // ServeHTTP implements [http.Handler].
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
-// heavyWait is how long a heavy request waits for a slot before 503: half
-// its time limit, between one and ten seconds, so that a burst queues
-// rather than fails, and a request that waited still has time to run.
-func (s *Server) heavyWait() time.Duration {
-	return min(max(s.opts.Timeout/2, time.Second), 10*time.Second)
+// A class is a kind of request with slots of its own, taken before the
+// slots all requests share: a burst of one class waits in its own queue,
+// and the others go on answering.
+type class struct {
+	slots chan struct{}
+	wait  time.Duration // for a slot, before 503
+}
+
+func newClass(slots int, wait time.Duration) *class {
+	return &class{slots: make(chan struct{}, slots), wait: wait}
+}
+
+// classOf returns the class of r, or nil for the requests that take only
+// a shared slot: the page, statistics, the map, the timeline. A HEAD does
+// no work, and has no class.
+func (s *Server) classOf(r *http.Request) *class {
+	switch {
+	case r.Method == http.MethodHead:
+		return nil
+	case r.URL.Path == "/api/export":
+		return s.exports
+	case r.URL.Path == "/api/search":
+		return s.searches
+	case heavyRoute(r):
+		return s.heavy
+	}
+	return nil
 }
 
 // limit turns away what [Server.guard] refuses, caps the requests in
-// flight (503 beyond, heavy routes sooner), bounds each request's time and
+// flight by class and in all (503 beyond), bounds each request's time and
 // body size, and turns panics into 500.
 func (s *Server) limit(next http.Handler) http.Handler {
 	busy := func(w http.ResponseWriter) {
@@ -208,15 +260,12 @@ func (s *Server) limit(next http.Handler) http.Handler {
 		if !s.guard(w, r) {
 			return
 		}
-		// A heavy request waits a little for one of its own slots before
-		// it takes a shared one, so a burst of them queues instead of
-		// filling the slots the page and search need.
-		if heavyRoute(r) {
-			wait := time.NewTimer(s.heavyWait())
+		if c := s.classOf(r); c != nil {
+			wait := time.NewTimer(c.wait)
 			select {
-			case s.heavy <- struct{}{}:
+			case c.slots <- struct{}{}:
 				wait.Stop()
-				defer func() { <-s.heavy }()
+				defer func() { <-c.slots }()
 			case <-wait.C:
 				busy(w)
 				return
