@@ -58,7 +58,8 @@ func ParseFormat(s string) (Format, error) {
 // its quads sorted. The flattened formats repeat a triple that several
 // captions state.
 func (s *Store) Export(ctx context.Context, w io.Writer, format Format) (_ int, err error) {
-	defer boltkv.PageFault(&err) // a damaged page ends the read with ErrDamaged
+	defer s.noDamage(&err, "export "+string(format))
+	defer s.bolt.KV().PageFault(&err, boltkv.Guard()) // a damaged or vanished page ends the read with ErrDamaged
 	bw := bufio.NewWriterSize(w, 256<<10)
 	var enc encoder
 	switch format {
@@ -577,10 +578,20 @@ func (e *csvEncoder) graph(g quad.IRI, quads []quad.Quad) (int, error) {
 // streamNT writes every quad in store order. Each node is read from the
 // store and encoded once per 1<<18 distinct nodes met: a quad costs its
 // own read and four cache lookups.
-func (s *Store) streamNT(ctx context.Context, e *ntEncoder) (int, error) {
+func (s *Store) streamNT(ctx context.Context, e *ntEncoder) (_ int, err error) {
 	isTally, err := s.inTallies()
 	if err != nil {
 		return 0, err
+	}
+	if kv := s.bolt.KV(); kv != nil {
+		if _, err := kv.Horizon(ctx); err != nil {
+			return 0, err
+		}
+		defer func() {
+			if _, herr := kv.Horizon(ctx); err == nil {
+				err = herr // the file changed under the walk
+			}
+		}()
 	}
 	it := s.qs.QuadsAllIterator().Iterate()
 	defer it.Close()

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"iter"
@@ -18,6 +19,9 @@ import (
 func (s *Store) Quads(ctx context.Context, d quad.Direction, v quad.Value) iter.Seq2[quad.Quad, error] {
 	return func(yield func(quad.Quad, error) bool) {
 		ref, err := s.qs.ValueOf(v)
+		if err == nil && ref == nil {
+			err = s.bolt.KV().Damaged() // Cayley reads an unreadable node as none
+		}
 		if err != nil {
 			yield(quad.Quad{}, fmt.Errorf("graph: read %s: %w", s.addr, err))
 			return
@@ -41,7 +45,7 @@ func (s *Store) Quads(ctx context.Context, d quad.Direction, v quad.Value) iter.
 				return
 			}
 		}
-		if err := sc.Err(); err != nil {
+		if err := cmp.Or(sc.Err(), s.bolt.KV().Damaged()); err != nil {
 			yield(quad.Quad{}, fmt.Errorf("graph: read %s: %w", s.addr, err))
 		}
 	}
@@ -66,7 +70,7 @@ func (s *Store) Nodes(ctx context.Context) iter.Seq2[quad.Value, error] {
 				return
 			}
 		}
-		if err := sc.Err(); err != nil {
+		if err := cmp.Or(sc.Err(), s.bolt.KV().Damaged()); err != nil {
 			yield(nil, fmt.Errorf("graph: read %s: %w", s.addr, err))
 		}
 	}

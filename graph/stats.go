@@ -56,7 +56,8 @@ func expand(prefixed string) quad.IRI {
 // object index of their class, and the facts of every predicate in one
 // pass over the quads.
 func (s *Store) Stats(ctx context.Context) (_ Stats, err error) {
-	defer boltkv.PageFault(&err) // a damaged page ends the read with ErrDamaged
+	defer s.noDamage(&err, "stats")
+	defer s.bolt.KV().PageFault(&err, boltkv.Guard()) // a damaged or vanished page ends the read with ErrDamaged
 	st := Stats{Entities: make(map[string]int), Relations: make(map[string]int)}
 	fail := func(err error) (Stats, error) { return st, fmt.Errorf("graph: stats %s: %w", s.addr, err) }
 	for _, c := range EntityClasses {

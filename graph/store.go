@@ -21,6 +21,7 @@
 package graph
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -247,9 +248,22 @@ func (s *Store) Query(ctx context.Context, lang, text string, limit int) iter.Se
 				}
 			}
 		}
-		if err := it.Err(); err != nil {
+		if err := cmp.Or(it.Err(), s.bolt.KV().Damaged()); err != nil {
 			yield(nil, fmt.Errorf("graph: query: %w", err))
 		}
+	}
+}
+
+// noDamage sets *err, when it is nil, to the damage that a read of the
+// store has met, which Cayley may have dropped on the way (see
+// [boltkv.KV.Damaged]): an answer read from part of a store is not given
+// as the whole.
+func (s *Store) noDamage(err *error, op string) {
+	if *err != nil {
+		return
+	}
+	if d := s.bolt.KV().Damaged(); d != nil {
+		*err = fmt.Errorf("graph: %s %s: %w", op, s.addr, d)
 	}
 }
 
@@ -374,6 +388,12 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 		}
 		pending.Quads += n
 		pending.Removed += n
+		// What the batch read may have met damage that Cayley dropped on
+		// the way (a description it could not read is none): writing it
+		// would make the store wrong where it was only damaged.
+		if err := s.bolt.KV().Damaged(); err != nil {
+			return fmt.Errorf("graph: read %s: %w", s.addr, err)
+		}
 		for _, part := range b.transactions() {
 			err := s.qs.ApplyDeltas(part, cgraph.IgnoreOpts{IgnoreDup: true, IgnoreMissing: true})
 			s.written()

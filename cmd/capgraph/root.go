@@ -20,6 +20,7 @@ type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	cfg            config.Config
+	configFile     string // --config, for the processes serve starts
 	log            *slog.Logger
 	// stopProfile ends the CPU profile that --cpu-profile started.
 	stopProfile func()
@@ -54,7 +55,7 @@ The file is the one --config names, else the first capgraph.yaml (or .toml,
 			if err != nil {
 				return &usageError{err}
 			}
-			a.cfg = cfg
+			a.cfg, a.configFile = cfg, configFile
 			var level slog.Level
 			if err := level.UnmarshalText([]byte(cfg.LogLevel)); err != nil {
 				return &usageError{err}
@@ -88,6 +89,7 @@ The file is the one --config names, else the first capgraph.yaml (or .toml,
 		newStatsCmd(a, nil),
 		newGenCmd(a, nil),
 		newServeCmd(a, nil),
+		newServeQueryCmd(a),
 		newQueryCmd(a, nil),
 		newCheckCmd(a, nil),
 	)

@@ -6,6 +6,10 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
+	"os/exec"
+	"strconv"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -50,14 +54,19 @@ seconds (408, and the connection closes) and hold at most 64 KiB (413). A
 HEAD gets the headers alone; nothing runs for it.
 
 At most 64 requests run at once. Some kinds have slots of their own besides,
-so that a crowd of one kind leaves the others answering: 16 for queries
-(saved queries, entity views, Cayley's API), 2 for exports, and half the
+so that a crowd of one kind leaves the others answering: 16 for saved
+queries and entity views, 2 for Cayley queries, 2 for exports, and half the
 CPUs for searches. A request waits for one of its kind's slots (searches a
 second, the others half their time limit), then gets 503 with Retry-After.
 Each request has 15 seconds (504 after), and a query at most 10,000 rows.
 An export has 30 minutes, and is cut when its client takes nothing for 30
-seconds. A Cayley query that grows the server's heap by more than 1 GiB is
-stopped (503).`,
+seconds.
+
+With --cayley, each Cayley query runs in a process of its own (this binary's
+serve-query command, opening the store read-only), which may allocate 1 GiB
+and use its time limit of CPU, and is killed at its deadline: a program that
+passes its memory gets 503, and one that crashes Cayley 500, and the server
+goes on.`,
 		Example: `  $ capgraph serve --store graph.db
   $ capgraph serve --addr 127.0.0.1:9000
   $ curl -s 'localhost:8080/api/search?q=Haresta' | jq '.hits[0].iri'`,
@@ -121,7 +130,14 @@ func (a *app) runServe(ctx context.Context, opts *serveOptions) (err error) {
 			hosts = append(hosts, host) // a wildcard address names no host
 		}
 	}
-	srv, err := web.New(s, web.Options{Queries: web.SavedQueries(qs, resolveVariants), Logger: a.log, Hosts: hosts, Cayley: opts.Cayley})
+	wopts := web.Options{Queries: web.SavedQueries(qs, resolveVariants), Logger: a.log, Hosts: hosts, Cayley: opts.Cayley}
+	if opts.Cayley {
+		if wopts.QueryProcess, err = a.queryProcess(s.Addr()); err != nil {
+			close(indexed)
+			return err
+		}
+	}
+	srv, err := web.New(s, wopts)
 	if err != nil {
 		close(indexed)
 		return err
@@ -146,4 +162,51 @@ func (a *app) runServe(ctx context.Context, opts *serveOptions) (err error) {
 		err = nil
 	}
 	return err
+}
+
+// queryProcess returns how serve starts the process that answers one
+// request of Cayley's API: this binary's hidden serve-query command, with
+// the store named in its environment (a PostgreSQL URL may hold a
+// password, which arguments would show to every user of the machine).
+func (a *app) queryProcess(store string) (func(context.Context, web.QueryLimits) *exec.Cmd, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("serve --cayley: %w", err)
+	}
+	return func(ctx context.Context, lim web.QueryLimits) *exec.Cmd {
+		args := []string{"serve-query", "--timeout", lim.Timeout.String(),
+			"--results", strconv.Itoa(lim.Results), "--memory", strconv.FormatUint(lim.Memory, 10)}
+		if a.configFile != "" {
+			args = append(args, "--config", a.configFile)
+		}
+		cmd := exec.CommandContext(ctx, exe, args...)
+		cmd.Env = append(os.Environ(), "CAPGRAPH_STORE="+store, "CAPGRAPH_LOG_LEVEL=error")
+		return cmd
+	}, nil
+}
+
+func newServeQueryCmd(a *app) *cobra.Command {
+	var lim web.QueryLimits
+	cmd := &cobra.Command{
+		Use:    "serve-query",
+		Short:  "Answer one request of Cayley's query API read from stdin (serve --cayley runs it)",
+		Hidden: true,
+		Args:   cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) (err error) {
+			s, err := a.openExisting(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer func() {
+				if cerr := s.Close(); err == nil {
+					err = cerr
+				}
+			}()
+			return web.ServeQuery(s, a.stdin, a.stdout, lim)
+		},
+	}
+	cmd.Flags().DurationVar(&lim.Timeout, "timeout", 15*time.Second, "answer within `duration`")
+	cmd.Flags().IntVar(&lim.Results, "results", 10000, "at most `n` results")
+	cmd.Flags().Uint64Var(&lim.Memory, "memory", 1<<30, "allocate at most `bytes` more")
+	return cmd
 }

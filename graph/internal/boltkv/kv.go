@@ -3,8 +3,10 @@ package boltkv
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
@@ -41,6 +43,8 @@ type KV struct {
 	mu    sync.Mutex
 	ended sync.Cond // signalled when open falls to 0
 	open  int
+
+	damaged atomic.Pointer[error] // the first ErrDamaged a read met
 }
 
 // New returns the key-value layer over db, flat unless db already
@@ -108,6 +112,28 @@ func (t *Tx) end() {
 
 func (kv *KV) View(ctx context.Context, fn func(hkv.Tx) error) error {
 	return hkv.View(ctx, kv, fn)
+}
+
+// Horizon reads the last id Cayley gave a node or quad: "horizon" in its
+// meta bucket, 0 in a store without one. Cayley's all-quads iterator reads
+// it too but drops the error, and an unreadable meta page then looks like
+// an empty log: a reader that walks the log checks here first.
+func (kv *KV) Horizon(ctx context.Context) (uint64, error) {
+	var h uint64
+	err := kv.View(ctx, func(tx hkv.Tx) error {
+		v, err := tx.Get(ctx, hkv.Key{[]byte("meta"), []byte("horizon")})
+		switch {
+		case errors.Is(err, hkv.ErrNotFound):
+			return nil
+		case err != nil:
+			return err
+		case len(v) != 8:
+			return fmt.Errorf("%w: horizon is %d bytes, not 8", ErrDamaged, len(v))
+		}
+		h = binary.LittleEndian.Uint64(v)
+		return nil
+	})
+	return h, err
 }
 
 func (kv *KV) Update(ctx context.Context, fn func(hkv.Tx) error) error {
@@ -218,20 +244,55 @@ func writeErr(err error) error {
 	return err
 }
 
-// PageFault turns a panic into ErrDamaged. bbolt panics on a page it
+// PageFault turns a panic into ErrDamaged, remembers it as kv's damage,
+// and restores the goroutine's fault setting that [Guard] changed. Defer
+// it directly, as
+//
+//	defer kv.PageFault(&err, Guard())
+//
+// since recover works only there; kv may be nil. bbolt panics on a page it
 // cannot read ("unknown page type", a page past the high-water mark),
-// which a sound file never has. Cayley calls the kv layer from goroutines
-// of its own (Gizmo's), where such a panic would end the process, so every
-// read here catches it and returns it as an error; Stats and Export catch
-// what reaches them by other ways. It does not catch faults.
-func PageFault(err *error) {
-	if v := recover(); v != nil {
-		*err = fmt.Errorf("%w: %v", ErrDamaged, v)
+// which a sound file never has; a file that shrank under its map faults
+// (SIGBUS), which Guard turns into a panic. Cayley calls the kv layer from
+// goroutines of its own (Gizmo's), where either would end the process, so
+// every read here returns them as errors; Stats and Export catch what
+// reaches them by other ways.
+func (kv *KV) PageFault(err *error, restore bool) {
+	debug.SetPanicOnFault(restore)
+	v := recover()
+	if v == nil {
+		return
+	}
+	if f, ok := v.(interface{ Addr() uintptr }); ok && f.Addr() >= 1<<16 {
+		v = fmt.Sprintf("reading a mapped page at %#x faulted: was the file cut or replaced while open?", f.Addr())
+	}
+	damage := fmt.Errorf("%w: %v", ErrDamaged, v)
+	*err = damage
+	if kv != nil {
+		kv.damaged.CompareAndSwap(nil, &damage)
 	}
 }
 
+// Guard makes a fault on a mapped page panic on this goroutine rather
+// than end the process, until the deferred [KV.PageFault] it is passed to.
+func Guard() (restore bool) { return debug.SetPanicOnFault(true) }
+
+// Damaged returns the first ErrDamaged that a read of kv met, or nil.
+// Cayley drops some errors of the reads under it (a count it cannot read
+// is 0, a node it cannot read is none), so a caller that must not answer
+// from part of the store asks here when it has done.
+func (kv *KV) Damaged() error {
+	if kv == nil {
+		return nil
+	}
+	if p := kv.damaged.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
 func (t *Tx) Get(ctx context.Context, k hkv.Key) (_ hkv.Value, err error) {
-	defer PageFault(&err)
+	defer t.kv.PageFault(&err, Guard())
 	k = t.key(k)
 	b, err := t.bucket(k, false)
 	if err != nil {
@@ -252,10 +313,11 @@ func (t *Tx) Get(ctx context.Context, k hkv.Key) (_ hkv.Value, err error) {
 func (t *Tx) Last(prefix hkv.Key) (last []byte) {
 	var err error
 	defer func() {
-		if PageFault(&err); err != nil {
+		if err != nil {
 			last = nil
 		}
 	}()
+	defer t.kv.PageFault(&err, Guard())
 	prefix = t.key(prefix)
 	b, err := t.bucket(prefix, false)
 	if err != nil || b == nil || len(prefix) == 0 {
@@ -378,11 +440,17 @@ var _ hkv.PrefixIterator = (*prefixIter)(nil)
 
 // WithPrefix restricts the iterator to keys starting with pref.
 func (it *prefixIter) WithPrefix(pref hkv.Key) hkv.Iterator {
+	it.seek(pref)
+	return it // apart from seek: a recovered panic would return nil
+}
+
+func (it *prefixIter) seek(pref hkv.Key) {
 	defer func() {
-		if PageFault(&it.err); it.err != nil {
+		if it.err != nil {
 			it.base, it.done = nil, true
 		}
 	}()
+	defer it.tx.kv.PageFault(&it.err, Guard())
 	pref = it.tx.key(pref)
 	it.base, it.path, it.first = nil, nil, nil
 	if len(pref) == 0 {
@@ -391,7 +459,6 @@ func (it *prefixIter) WithPrefix(pref hkv.Key) hkv.Iterator {
 		it.base, it.path, it.first = b, pref[:len(pref)-1], pref[len(pref)-1]
 	}
 	it.Reset()
-	return it
 }
 
 func (it *prefixIter) Reset() {
@@ -407,10 +474,11 @@ func (it *prefixIter) Reset() {
 
 func (it *prefixIter) Next(ctx context.Context) (ok bool) {
 	defer func() {
-		if PageFault(&it.err); it.err != nil {
+		if it.err != nil {
 			it.done, it.k, it.v, ok = true, nil, nil, false
 		}
 	}()
+	defer it.tx.kv.PageFault(&it.err, Guard())
 	for !it.done && len(it.stack) > 0 {
 		top := &it.stack[len(it.stack)-1]
 		var k, v []byte

@@ -151,11 +151,14 @@ func (s *Server) runQuery(w http.ResponseWriter, r *http.Request) {
 	cols := map[string]bool{}
 	for v, err := range s.store.Query(r.Context(), q.Lang, text, s.opts.ResultLimit+1) {
 		if err != nil {
-			if r.Context().Err() != nil {
+			switch {
+			case r.Context().Err() != nil:
 				s.fail(w, r, r.Context().Err())
-				return
+			case errors.Is(err, graph.ErrDamaged):
+				s.fail(w, r, err)
+			default:
+				writeError(w, http.StatusBadRequest, err.Error())
 			}
-			writeError(w, http.StatusBadRequest, err.Error())
 			return
 		}
 		if len(res.Rows) == s.opts.ResultLimit {

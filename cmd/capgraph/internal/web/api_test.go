@@ -239,8 +239,10 @@ func TestSaturated(t *testing.T) {
 
 // TestConcurrentClients runs 50 clients against a real loopback listener
 // and checks that no request fails and no goroutine outlives the server.
+// Each client exports once, so every export gets a slot: with the default
+// two, the last in line would rightly get 503.
 func TestConcurrentClients(t *testing.T) {
-	srv := newFixtureServer(t, Options{})
+	srv := newFixtureServer(t, Options{MaxExports: 50})
 	before := runtime.NumGoroutine()
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -2,10 +2,15 @@ package web
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/capgraph/capgraph/extract"
@@ -20,35 +25,93 @@ var fixtureFiles = []string{
 	"../../../../extract/testdata/styles.jsonl",
 }
 
-// openFixture builds an in-memory store from the example captions.
-func openFixture(tb testing.TB) *graph.Store {
-	tb.Helper()
+// builtDirs are the stores built for the tests, removed at their end.
+var builtDirs []string
+
+// fixtureDir is a store of the example captions, built once.
+var fixtureDir = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "capgraph-web-fixture-")
+	if err != nil {
+		return "", err
+	}
+	builtDirs = append(builtDirs, dir)
 	ctx := context.Background()
 	x, err := extract.New()
 	if err != nil {
+		return "", err
+	}
+	s, err := graph.Open(ctx, dir, graph.Options{ExtractorVersion: extract.Version})
+	if err != nil {
+		return "", err
+	}
+	for _, name := range fixtureFiles {
+		f, err := os.Open(name)
+		if err != nil {
+			return "", errors.Join(err, s.Close())
+		}
+		rd := extract.NewReader(f, extract.ReaderOptions{Name: filepath.Base(name)})
+		_, err = s.Load(ctx, x.ExtractAll(ctx, rd.All(), 1))
+		f.Close()
+		if err != nil {
+			return "", errors.Join(err, s.Close())
+		}
+	}
+	return dir, s.Close()
+})
+
+// openFixture opens the store of the example captions read-only, as
+// serve does.
+func openFixture(tb testing.TB) *graph.Store {
+	tb.Helper()
+	dir, err := fixtureDir()
+	if err != nil {
 		tb.Fatal(err)
 	}
-	s, err := graph.Open(ctx, "", graph.Options{ExtractorVersion: extract.Version})
+	s, err := graph.Open(context.Background(), dir, graph.Options{ReadOnly: true})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { s.Close() })
-	for _, name := range fixtureFiles {
-		f, err := os.Open(name)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		rd := extract.NewReader(f, extract.ReaderOptions{Name: filepath.Base(name)})
-		if _, err := s.Load(ctx, x.ExtractAll(ctx, rd.All(), 1)); err != nil {
-			tb.Fatal(err)
-		}
-		f.Close()
-	}
 	return s
 }
 
+// queryProcessEnv names the store a query process opens: the test binary
+// is its own query process when it is set.
+const queryProcessEnv = "CAPGRAPH_TEST_QUERY_PROCESS"
+
+// testQueryProcess starts this test binary as the query process for the
+// store at dir.
+func testQueryProcess(dir string) func(context.Context, QueryLimits) *exec.Cmd {
+	return func(ctx context.Context, lim QueryLimits) *exec.Cmd {
+		cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^$",
+			"-timeout="+lim.Timeout.String(), "-results="+strconv.Itoa(lim.Results), "-memory="+strconv.FormatUint(lim.Memory, 10))
+		cmd.Env = append(os.Environ(), queryProcessEnv+"="+dir)
+		return cmd
+	}
+}
+
+// serveQueryProcess is the test binary as a query process.
+func serveQueryProcess(dir string) error {
+	var lim QueryLimits
+	fs := flag.NewFlagSet("query process", flag.ContinueOnError)
+	fs.String("test.run", "", "")
+	fs.DurationVar(&lim.Timeout, "timeout", 0, "")
+	fs.IntVar(&lim.Results, "results", 0, "")
+	fs.Uint64Var(&lim.Memory, "memory", 0, "")
+	if err := fs.Parse(os.Args[1:]); err != nil {
+		return err
+	}
+	s, err := graph.Open(context.Background(), dir, graph.Options{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return ServeQuery(s, os.Stdin, os.Stdout, lim)
+}
+
 // testQueries are saved queries for the tests, independent of the queries
-// package: one with a parameter, one without.
+// package: one with a parameter, one without, and one that runs until its
+// time is up.
 var testQueries = []Query{
 	{
 		Name: "captions-of", Description: "Captions that name an entity", Lang: "gizmo",
@@ -78,6 +141,10 @@ var testQueries = []Query{
 			return `g.V().Has("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>", "<https://schema.org/Photograph>").Out("<https://schema.org/identifier>").All()`, nil
 		},
 	},
+	{
+		Name: "spin", Description: "Never ends", Lang: "gizmo",
+		Bind: func(p map[string]string) (string, error) { return "for (;;) {}", nil },
+	},
 }
 
 // newFixtureServer returns a server over the fixture store with its index built.
@@ -90,6 +157,7 @@ func newFixtureServer(tb testing.TB, opts Options) *Server {
 	// httptest.NewRequest names example.com, and the API tests ask Cayley.
 	opts.Hosts = append(opts.Hosts, "example.com")
 	opts.Cayley = true
+	opts.QueryProcess = testQueryProcess(s.Addr())
 	srv, err := New(s, opts)
 	if err != nil {
 		tb.Fatal(err)
@@ -100,30 +168,69 @@ func newFixtureServer(tb testing.TB, opts Options) *Server {
 	return srv
 }
 
-// openSynthetic builds an in-memory store of n generated captions: enough
-// graph that an export outlasts the socket buffers of a loopback
-// connection.
-func openSynthetic(tb testing.TB, n int) *graph.Store {
-	tb.Helper()
+// syntheticDir is a store of 1,500 generated captions, built once for
+// the tests that need more graph than the fixture: enough that an export
+// outlasts the socket buffers of a loopback connection.
+var syntheticDir = sync.OnceValues(func() (string, error) {
+	xs, err := synth.Extractions(5, 0, 1500)
+	if err != nil {
+		return "", err
+	}
+	dir, err := os.MkdirTemp("", "capgraph-web-test-")
+	if err != nil {
+		return "", err
+	}
+	builtDirs = append(builtDirs, dir)
 	ctx := context.Background()
-	xs, err := synth.Extractions(5, 0, n)
+	w, err := graph.Open(ctx, dir, graph.Options{ExtractorVersion: extract.Version})
 	if err != nil {
-		tb.Fatal(err)
+		return "", err
 	}
-	s, err := graph.Open(ctx, "", graph.Options{ExtractorVersion: extract.Version})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { s.Close() })
-	all := func(yield func(extract.Extraction, error) bool) {
+	_, err = w.Load(ctx, func(yield func(extract.Extraction, error) bool) {
 		for _, x := range xs {
 			if !yield(x, nil) {
 				return
 			}
 		}
+	})
+	return dir, errors.Join(err, w.Close())
+})
+
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(queryProcessEnv); dir != "" {
+		if err := serveQueryProcess(dir); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
 	}
-	if _, err := s.Load(ctx, all); err != nil {
+	code := m.Run()
+	for _, dir := range builtDirs {
+		os.RemoveAll(dir)
+	}
+	os.Exit(code)
+}
+
+// openSynthetic opens the synthetic store read-only, as serve does, or,
+// with copied set, a copy of it that the test may damage. (Cayley's
+// in-memory store is not safe for concurrent readers.)
+func openSynthetic(tb testing.TB, copied bool) *graph.Store {
+	tb.Helper()
+	dir, err := syntheticDir()
+	if err != nil {
 		tb.Fatal(err)
 	}
+	if copied {
+		cp := filepath.Join(tb.TempDir(), "store")
+		if err := os.CopyFS(cp, os.DirFS(dir)); err != nil {
+			tb.Fatal(err)
+		}
+		dir = cp
+	}
+	s, err := graph.Open(context.Background(), dir, graph.Options{ReadOnly: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { s.Close() })
 	return s
 }

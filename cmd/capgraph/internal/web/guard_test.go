@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -148,7 +150,7 @@ func TestCayleyTimeout(t *testing.T) {
 func TestHeadDoesNoWork(t *testing.T) {
 	srv := newFixtureServer(t, Options{MaxInFlight: 8, MaxHeavy: 1, Timeout: 3 * time.Second})
 	var wg sync.WaitGroup
-	wg.Go(func() { request(srv, "POST", "/cayley/api/v2/query?lang=gizmo", "for (;;) {}", nil) })
+	wg.Go(func() { request(srv, "POST", "/api/queries/spin", "", nil) })
 	defer wg.Wait()
 	time.Sleep(300 * time.Millisecond)
 	for _, tt := range []struct{ target, typ string }{
@@ -258,7 +260,7 @@ func TestHeavySlots(t *testing.T) {
 	srv := newFixtureServer(t, Options{MaxInFlight: 8, MaxHeavy: 2, Timeout: 4 * time.Second})
 	var wg sync.WaitGroup
 	for range 2 {
-		wg.Go(func() { request(srv, "POST", "/cayley/api/v2/query?lang=gizmo", "for (;;) {}", nil) })
+		wg.Go(func() { request(srv, "POST", "/api/queries/spin", "", nil) })
 	}
 	defer wg.Wait()
 	time.Sleep(300 * time.Millisecond)
@@ -272,21 +274,72 @@ func TestHeavySlots(t *testing.T) {
 	}
 }
 
-// TestCayleyHeapCeiling runs a Gizmo program that only grows an array: it
-// is stopped with 503 when it has grown the heap past the ceiling, long
-// before its time is up, while an ordinary query under the same ceiling
-// answers.
-func TestCayleyHeapCeiling(t *testing.T) {
-	srv := newFixtureServer(t, Options{Timeout: 30 * time.Second, MaxQueryHeap: 64 << 20})
+// TestCayleyMemoryLimit runs Gizmo programs that allocate past the query
+// memory in one builtin call or in a loop: each ends its own process, with
+// 503, long before its time is up, while an ordinary query under the same
+// limit answers and the server's own memory does not grow.
+func TestCayleyMemoryLimit(t *testing.T) {
+	srv := newFixtureServer(t, Options{Timeout: 30 * time.Second, MaxQueryMemory: 256 << 20})
 	if rec := request(srv, "POST", "/cayley/api/v2/query?lang=gizmo", "g.V().All()", nil); rec.Code != http.StatusOK {
-		t.Fatalf("ordinary query under the ceiling: %d %.200s", rec.Code, rec.Body)
+		t.Fatalf("ordinary query under the limit: %d %.200s", rec.Code, rec.Body)
 	}
-	start := time.Now()
-	rec := request(srv, "POST", "/cayley/api/v2/query?lang=gizmo", "var a = []; for (;;) { a.push('xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' + a.length) }", nil)
-	if rec.Code != http.StatusServiceUnavailable || !strings.Contains(rec.Body.String(), "heap") {
-		t.Errorf("growing query: %d %s, want 503 naming the heap", rec.Code, rec.Body)
+	before := rss(t)
+	for _, prog := range []string{
+		`"x".repeat(3e9)`,
+		`var s = "x"; for (var i = 0; i < 31; i++) s = s + s; g.Emit(s.length)`,
+		`var a = []; for (;;) { a.push('xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' + a.length) }`,
+	} {
+		for range 3 { // repeated, as an attacker would
+			start := time.Now()
+			rec := request(srv, "POST", "/cayley/api/v2/query?lang=gizmo", prog, nil)
+			if rec.Code != http.StatusServiceUnavailable || !strings.Contains(rec.Body.String(), "memory limit") {
+				t.Errorf("%s: %d %s, want 503 naming the memory limit", prog, rec.Code, rec.Body)
+			}
+			if d := time.Since(start); d > 20*time.Second {
+				t.Errorf("%s stopped after %v", prog, d)
+			}
+		}
 	}
-	if d := time.Since(start); d > 20*time.Second {
-		t.Errorf("growing query stopped after %v", d)
+	if after := rss(t); after > before+64<<20 {
+		t.Errorf("server RSS grew from %d MiB to %d MiB", before>>20, after>>20)
 	}
+	if rec := request(srv, "GET", "/api/queries/photos/run", "", nil); rec.Code != http.StatusOK {
+		t.Errorf("saved query after the attack: %d", rec.Code)
+	}
+}
+
+// TestCayleyCrash sends the programs that panic in goroutines Cayley
+// starts, out of reach of any handler: the query's process ends, the
+// server answers 500 naming the panic, and goes on answering.
+func TestCayleyCrash(t *testing.T) {
+	srv := newFixtureServer(t, Options{})
+	for _, prog := range []string{"g.V().Out({}).All()", "g.V().Out(1,2,3,4).All()", "g.V().Both({}).All()", `g.V().Out("x",{}).All()`} {
+		rec := request(srv, "GET", "/cayley/api/v2/query?lang=gizmo&qu="+url.QueryEscape(prog), "", nil)
+		if rec.Code != http.StatusInternalServerError || !strings.Contains(rec.Body.String(), "crashed its process: panic") {
+			t.Errorf("%s: %d %s, want 500 naming the panic", prog, rec.Code, rec.Body)
+		}
+	}
+	if rec := request(srv, "POST", "/cayley/api/v2/query?lang=gizmo", `g.V("<`+jobar+`>").Out("<https://schema.org/name>").All()`, nil); rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"id":"Jobar"`) {
+		t.Errorf("query after the crashes: %d %s", rec.Code, rec.Body)
+	}
+}
+
+// rss reads this process's resident memory from /proc/self/status.
+func rss(t *testing.T) uint64 {
+	t.Helper()
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Skip("no /proc/self/status:", err)
+	}
+	for line := range strings.Lines(string(b)) {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, err := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return kb << 10
+		}
+	}
+	t.Fatal("no VmRSS in /proc/self/status")
+	return 0
 }

@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os/exec"
 	"runtime"
 	"strings"
 	"sync"
@@ -77,11 +78,19 @@ type Options struct {
 	// name in their Host header; others get 421.
 	Hosts []string
 	// Cayley mounts Cayley's v2 query API under /cayley/api/v2/. It runs
-	// any Gizmo program, within Timeout, ResultLimit and MaxQueryHeap.
+	// any Gizmo program, each in a process that QueryProcess starts,
+	// within Timeout, ResultLimit and MaxQueryMemory.
 	Cayley bool
-	// MaxQueryHeap stops a Cayley query (503) when the server's heap grows
-	// by more than this while the query runs; 0 means 1 GiB.
-	MaxQueryHeap uint64
+	// QueryProcess returns the command that answers one request of
+	// Cayley's API: a process that opens the store read-only and calls
+	// [ServeQuery] with lim. It is required with Cayley.
+	QueryProcess func(ctx context.Context, lim QueryLimits) *exec.Cmd
+	// MaxQueryMemory stops a Cayley query (503) when its process has
+	// allocated this much; 0 means 1 GiB.
+	MaxQueryMemory uint64
+	// MaxQueries caps the Cayley queries running at once, each a process
+	// of up to MaxQueryMemory; more wait, then get 503. 0 means 2.
+	MaxQueries int
 	// Timeout bounds each request's work; 0 means 15 seconds.
 	Timeout time.Duration
 	// ExportTimeout bounds an export download; 0 means 30 minutes.
@@ -107,6 +116,7 @@ type Server struct {
 	heavy    *class
 	searches *class
 	exports  *class
+	cayley   *class // a slot per query process
 	handler  http.Handler
 }
 
@@ -134,8 +144,14 @@ func New(s *graph.Store, opts Options) (*Server, error) {
 	if opts.ExportStall <= 0 {
 		opts.ExportStall = 30 * time.Second
 	}
-	if opts.MaxQueryHeap == 0 {
-		opts.MaxQueryHeap = 1 << 30
+	if opts.MaxQueryMemory == 0 {
+		opts.MaxQueryMemory = 1 << 30
+	}
+	if opts.MaxQueries <= 0 {
+		opts.MaxQueries = 2
+	}
+	if opts.Cayley && opts.QueryProcess == nil {
+		return nil, errors.New("web: Cayley's API needs a QueryProcess to run its queries in")
 	}
 	if opts.BodyTimeout <= 0 {
 		opts.BodyTimeout = 5 * time.Second
@@ -159,6 +175,7 @@ func New(s *graph.Store, opts Options) (*Server, error) {
 		heavy:    newClass(opts.MaxHeavy, heavyWait),
 		searches: newClass(opts.MaxSearches, time.Second),
 		exports:  newClass(opts.MaxExports, heavyWait),
+		cayley:   newClass(opts.MaxQueries, heavyWait),
 	}
 	for _, q := range opts.Queries {
 		if q.Params == nil {
@@ -191,7 +208,7 @@ func New(s *graph.Store, opts Options) (*Server, error) {
 	mux.HandleFunc("GET /api/timeline", srv.timeline)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) { noRoute(w, r, mux, "/api/") })
 	if opts.Cayley {
-		mountCayley(mux, s, opts)
+		srv.mountCayley(mux)
 	} else {
 		mux.HandleFunc("/cayley/", func(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusNotFound, "Cayley's query API is off; start capgraph serve with --cayley")
@@ -242,6 +259,8 @@ func (s *Server) classOf(r *http.Request) *class {
 		return s.exports
 	case r.URL.Path == "/api/search":
 		return s.searches
+	case strings.HasPrefix(r.URL.Path, "/cayley/api/v2/query"):
+		return s.cayley
 	case heavyRoute(r):
 		return s.heavy
 	}
