@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -148,11 +149,12 @@ func TestCayleyTimeout(t *testing.T) {
 // graph gets its headers at once, with the heavy slots all taken, and no
 // body.
 func TestHeadDoesNoWork(t *testing.T) {
-	srv := newFixtureServer(t, Options{MaxInFlight: 8, MaxHeavy: 1, Timeout: 3 * time.Second})
+	addr := serveFixture(t, newFixtureServer(t, Options{MaxInFlight: 8, MaxHeavy: 1, Timeout: 3 * time.Second}))
+	before := rss(t)
 	var wg sync.WaitGroup
-	wg.Go(func() { request(srv, "POST", "/api/queries/spin", "", nil) })
-	defer wg.Wait()
+	wg.Go(func() { http.Post("http://"+addr+"/api/queries/spin", "application/json", nil) })
 	time.Sleep(300 * time.Millisecond)
+	client := &http.Client{Timeout: 10 * time.Second}
 	for _, tt := range []struct{ target, typ string }{
 		{"/api/export?format=ttl", "text/turtle"},
 		{"/api/queries/photos/run", "application/json"},
@@ -161,14 +163,33 @@ func TestHeadDoesNoWork(t *testing.T) {
 		{"/cayley/api/v2/query?lang=gizmo&qu=" + url.QueryEscape("for (;;) {}"), "application/json"},
 	} {
 		start := time.Now()
-		rec := request(srv, "HEAD", tt.target, "", nil)
-		if rec.Code != http.StatusOK || rec.Body.Len() != 0 || !strings.HasPrefix(rec.Header().Get("Content-Type"), tt.typ) {
-			t.Errorf("HEAD %s: %d, %d bytes, %q; want 200, no body, %s", tt.target, rec.Code, rec.Body.Len(), rec.Header().Get("Content-Type"), tt.typ)
+		res, err := client.Head("http://" + addr + tt.target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), tt.typ) {
+			t.Errorf("HEAD %s: %d, %q; want 200, %s", tt.target, res.StatusCode, res.Header.Get("Content-Type"), tt.typ)
 		}
 		if d := time.Since(start); d > 500*time.Millisecond {
 			t.Errorf("HEAD %s took %v with the heavy slot taken", tt.target, d)
 		}
 	}
+	// What an <img> or a link on another site sends.
+	for _, target := range []string{"/api/export?format=nq", "/api/queries/photos/run", "/cayley/api/v2/query?lang=gizmo&qu=" + url.QueryEscape("g.V().All()")} {
+		req, _ := http.NewRequest("GET", "http://"+addr+target, nil)
+		req.Header.Set("Sec-Fetch-Site", "cross-site")
+		res, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusForbidden {
+			t.Errorf("cross-site GET %s: %d, want 403", target, res.StatusCode)
+		}
+	}
+	wg.Wait() // the heavy slot is free again
+	stillServing(t, addr, before, true)
 }
 
 // TestStalledBodies: clients that send part of a body and then nothing get
@@ -190,6 +211,7 @@ func TestStalledBodies(t *testing.T) {
 		conns = append(conns, c)
 		fmt.Fprintf(c, "POST /api/queries/photos HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{", addr)
 	}
+	before := rss(t)
 	for i, c := range conns {
 		c.SetReadDeadline(time.Now().Add(5 * time.Second))
 		got, err := io.ReadAll(c) // returns when the server closes
@@ -200,6 +222,7 @@ func TestStalledBodies(t *testing.T) {
 			t.Errorf("connection %d: got %.100q, want 408", i, got)
 		}
 	}
+	stillServing(t, addr, before, true)
 }
 
 // serveFixture serves srv on a loopback listener for the life of the test.
@@ -279,9 +302,12 @@ func TestHeavySlots(t *testing.T) {
 // 503, long before its time is up, while an ordinary query under the same
 // limit answers and the server's own memory does not grow.
 func TestCayleyMemoryLimit(t *testing.T) {
-	srv := newFixtureServer(t, Options{Timeout: 30 * time.Second, MaxQueryMemory: 256 << 20})
-	if rec := request(srv, "POST", "/cayley/api/v2/query?lang=gizmo", "g.V().All()", nil); rec.Code != http.StatusOK {
-		t.Fatalf("ordinary query under the limit: %d %.200s", rec.Code, rec.Body)
+	addr := serveFixture(t, newFixtureServer(t, Options{Timeout: 30 * time.Second, MaxQueryMemory: 256 << 20}))
+	query := func(prog string) (int, string) {
+		return get(t, addr, "/cayley/api/v2/query?lang=gizmo&qu="+url.QueryEscape(prog))
+	}
+	if code, body := query("g.V().All()"); code != http.StatusOK {
+		t.Fatalf("ordinary query under the limit: %d %.200s", code, body)
 	}
 	before := rss(t)
 	for _, prog := range []string{
@@ -291,42 +317,86 @@ func TestCayleyMemoryLimit(t *testing.T) {
 	} {
 		for range 3 { // repeated, as an attacker would
 			start := time.Now()
-			rec := request(srv, "POST", "/cayley/api/v2/query?lang=gizmo", prog, nil)
-			if rec.Code != http.StatusServiceUnavailable || !strings.Contains(rec.Body.String(), "memory limit") {
-				t.Errorf("%s: %d %s, want 503 naming the memory limit", prog, rec.Code, rec.Body)
+			if code, body := query(prog); code != http.StatusServiceUnavailable || !strings.Contains(body, "memory limit") {
+				t.Errorf("%s: %d %s, want 503 naming the memory limit", prog, code, body)
 			}
 			if d := time.Since(start); d > 20*time.Second {
 				t.Errorf("%s stopped after %v", prog, d)
 			}
 		}
 	}
-	if after := rss(t); after > before+64<<20 {
-		t.Errorf("server RSS grew from %d MiB to %d MiB", before>>20, after>>20)
-	}
-	if rec := request(srv, "GET", "/api/queries/photos/run", "", nil); rec.Code != http.StatusOK {
-		t.Errorf("saved query after the attack: %d", rec.Code)
-	}
+	stillServing(t, addr, before, true)
 }
 
 // TestCayleyCrash sends the programs that panic in goroutines Cayley
 // starts, out of reach of any handler: the query's process ends, the
 // server answers 500 naming the panic, and goes on answering.
 func TestCayleyCrash(t *testing.T) {
-	srv := newFixtureServer(t, Options{})
+	addr := serveFixture(t, newFixtureServer(t, Options{}))
+	before := rss(t)
 	for _, prog := range []string{"g.V().Out({}).All()", "g.V().Out(1,2,3,4).All()", "g.V().Both({}).All()", `g.V().Out("x",{}).All()`} {
-		rec := request(srv, "GET", "/cayley/api/v2/query?lang=gizmo&qu="+url.QueryEscape(prog), "", nil)
-		if rec.Code != http.StatusInternalServerError || !strings.Contains(rec.Body.String(), "crashed its process: panic") {
-			t.Errorf("%s: %d %s, want 500 naming the panic", prog, rec.Code, rec.Body)
+		code, body := get(t, addr, "/cayley/api/v2/query?lang=gizmo&qu="+url.QueryEscape(prog))
+		if code != http.StatusInternalServerError || !strings.Contains(body, "crashed its process: panic") {
+			t.Errorf("%s: %d %s, want 500 naming the panic", prog, code, body)
 		}
 	}
-	if rec := request(srv, "POST", "/cayley/api/v2/query?lang=gizmo", `g.V("<`+jobar+`>").Out("<https://schema.org/name>").All()`, nil); rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"id":"Jobar"`) {
-		t.Errorf("query after the crashes: %d %s", rec.Code, rec.Body)
+	if code, body := get(t, addr, "/cayley/api/v2/query?lang=gizmo&qu="+url.QueryEscape(`g.V("<`+jobar+`>").Out("<https://schema.org/name>").All()`)); code != http.StatusOK || !strings.Contains(body, `"id":"Jobar"`) {
+		t.Errorf("query after the crashes: %d %s", code, body)
+	}
+	stillServing(t, addr, before, true)
+}
+
+// get sends GET path to the server at addr, as a client with no browser
+// headers, and returns the status and body.
+func get(t *testing.T, addr, path string) (int, string) {
+	t.Helper()
+	res, err := (&http.Client{Timeout: time.Minute}).Get("http://" + addr + path)
+	if err != nil {
+		t.Fatalf("GET %s: %v", path, err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatalf("GET %s: %v", path, err)
+	}
+	return res.StatusCode, string(b)
+}
+
+// stillServing asserts what every attack test ends with: the server at
+// addr answers the home page and a saved query within its time limit, and
+// this process, the server's, holds at most 64 MiB more than before the
+// attack (rssBefore). A damaged store fails the query: storeSound false
+// asks only that it answers.
+func stillServing(t *testing.T, addr string, rssBefore uint64, storeSound bool) {
+	t.Helper()
+	client := &http.Client{Timeout: 20 * time.Second}
+	for _, c := range []struct{ method, path string }{{"GET", "/"}, {"POST", "/api/queries/photos"}} {
+		req, _ := http.NewRequest(c.method, "http://"+addr+c.path, strings.NewReader("{}"))
+		req.Header.Set("Content-Type", "application/json")
+		start := time.Now()
+		res, err := client.Do(req)
+		if err != nil {
+			t.Errorf("%s %s after the attack: %v", c.method, c.path, err)
+			continue
+		}
+		io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		if d := time.Since(start); d > 15*time.Second {
+			t.Errorf("%s %s after the attack took %v, past the time limit", c.method, c.path, d)
+		}
+		if res.StatusCode != http.StatusOK && (storeSound || c.path == "/") {
+			t.Errorf("%s %s after the attack: %d, want 200", c.method, c.path, res.StatusCode)
+		}
+	}
+	if after := rss(t); after > rssBefore+64<<20 {
+		t.Errorf("server RSS grew from %d MiB to %d MiB", rssBefore>>20, after>>20)
 	}
 }
 
 // rss reads this process's resident memory from /proc/self/status.
 func rss(t *testing.T) uint64 {
 	t.Helper()
+	debug.FreeOSMemory() // what the collector holds but no longer uses is not the attack's
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		t.Skip("no /proc/self/status:", err)
