@@ -209,7 +209,6 @@ func TestServeUnderLoad(t *testing.T) {
 		}
 		addr = serveFixture(t, srv)
 	}
-	before := rss(t)
 	ctx, cancel := context.WithTimeout(context.Background(), run)
 	defer cancel()
 	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 100}}
@@ -309,6 +308,6 @@ func TestServeUnderLoad(t *testing.T) {
 	}
 	t.Logf("answers by route and status: %v", codes)
 	if os.Getenv("CAPGRAPH_LOAD_ADDR") == "" {
-		stillServing(t, addr, before, true)
+		stillServing(t, addr, 0, true) // the crowd's own memory is in this process
 	}
 }
