@@ -626,6 +626,63 @@ func TestShrunkUnderReaders(t *testing.T) {
 	}
 }
 
+// TestZeroedPages zeroes 16 pages spread through a built store, the size
+// unchanged, as a failing disk might: check reports damage, and stats,
+// export, a query that reads the whole graph and a build all fail with
+// ErrDamaged; none reports success, and none panics.
+func TestZeroedPages(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "g")
+	s := open(t, dir)
+	xs, err := synth.Extractions(3, 0, 400)
+	if err != nil {
+		t.Fatal(err)
+	}
+	load(t, s, xs)
+	s.Close()
+	file := filepath.Join(dir, "indexes.bolt")
+	f, err := os.OpenFile(file, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := f.Stat()
+	const page = 4096
+	pages := st.Size() / page
+	for i := range int64(16) {
+		if _, err := f.WriteAt(make([]byte, page), (4+i*(pages-4)/16)*page); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.Close()
+
+	ctx := context.Background()
+	r, err := graph.Open(ctx, dir, graph.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatalf("open: %v (the meta pages are whole)", err)
+	}
+	rep, err := r.Check(ctx)
+	if err != nil || len(rep.Problems) == 0 {
+		t.Errorf("check: %v, problems %q; want the damage reported", err, rep.Problems)
+	}
+	_, err1 := r.Stats(ctx)
+	_, err2 := r.Export(ctx, io.Discard, graph.NQuads)
+	_, err3 := r.Export(ctx, io.Discard, graph.Turtle)
+	var err4 error
+	for _, qerr := range r.Query(ctx, "gizmo", `g.V().Out().All()`, 0) {
+		if qerr != nil {
+			err4 = qerr
+		}
+	}
+	r.Close()
+	w := open(t, dir)
+	_, err5 := w.Load(ctx, seq(xs[:20]))
+	w.Close()
+	for what, err := range map[string]error{"stats": err1, "export nq": err2, "export ttl": err3, "query": err4, "build": err5} {
+		if !errors.Is(err, graph.ErrDamaged) {
+			t.Errorf("%s: %v, want ErrDamaged", what, err)
+		}
+	}
+}
+
 // TestSkippedWithoutIDIsLogged: under KeepGoing a caption without an id
 // is skipped, counted and logged, like every other skipped record.
 func TestSkippedWithoutIDIsLogged(t *testing.T) {
