@@ -3,6 +3,7 @@ package queries_test
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -142,8 +143,23 @@ func TestLoadOverrides(t *testing.T) {
 		t.Error("mine not loaded")
 	}
 	writeQuery(t, dir, "bad.gizmo", "g.V().All()\n")
-	if _, err := queries.Load(dir); err == nil {
+	qs, err = queries.Load(dir)
+	be, ok := errors.AsType[*queries.BrokenError](err)
+	if !ok || be.Files["bad"] == nil || !strings.Contains(err.Error(), filepath.Join(dir, "bad.gizmo")) {
+		t.Errorf("a query without a header: %v, want a BrokenError naming bad.gizmo", err)
+	}
+	if _, ok := queries.Lookup(qs, "bad"); ok {
 		t.Error("a query without a header loaded")
+	}
+	for _, name := range []string{"mine", "people", "agencies"} {
+		if _, ok := queries.Lookup(qs, name); !ok {
+			t.Errorf("%s left out with bad.gizmo: one bad file took the others", name)
+		}
+	}
+	for _, notDir := range []string{filepath.Join(dir, "nope"), filepath.Join(dir, "bad.gizmo")} {
+		if _, err := queries.Load(notDir); err == nil {
+			t.Errorf("Load(%s): no error", notDir)
+		}
 	}
 }
 

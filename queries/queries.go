@@ -66,6 +66,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -145,15 +146,27 @@ func Builtin() []Query {
 
 // Load returns the built-in queries and those in dir (NAME.gizmo files,
 // with optional sparql/NAME.rq beside them), sorted by name; a query in
-// dir replaces a built-in of the same name. dir "" means built-ins only.
+// dir replaces a built-in of the same name. dir "" means built-ins only;
+// a dir that is not a directory is an error. Files of dir that do not
+// parse are left out and reported in a [*BrokenError], returned with the
+// queries that did: one bad file does not take the others away.
 func Load(dir string) ([]Query, error) {
 	qs := Builtin()
 	if dir == "" {
 		return qs, nil
 	}
+	if fi, err := os.Stat(dir); err != nil {
+		return nil, fmt.Errorf("queries: %w", err)
+	} else if !fi.IsDir() {
+		return nil, fmt.Errorf("queries: %s is not a directory", dir)
+	}
 	user, err := loadFS(os.DirFS(dir), ".", "sparql", false)
-	if err != nil {
+	var broken *BrokenError
+	if err != nil && !errors.As(err, &broken) {
 		return nil, fmt.Errorf("queries: load %s: %w", dir, err)
+	}
+	if broken != nil {
+		broken.Dir = dir
 	}
 	for _, u := range user {
 		if i := slices.IndexFunc(qs, func(q Query) bool { return q.Name == u.Name }); i >= 0 {
@@ -163,7 +176,26 @@ func Load(dir string) ([]Query, error) {
 		}
 	}
 	slices.SortFunc(qs, func(a, b Query) int { return strings.Compare(a.Name, b.Name) })
+	if broken != nil {
+		return qs, broken
+	}
 	return qs, nil
+}
+
+// A BrokenError reports the query files of a directory that did not
+// parse, by query name.
+type BrokenError struct {
+	Dir   string
+	Files map[string]error
+}
+
+func (e *BrokenError) Error() string {
+	names := slices.Sorted(maps.Keys(e.Files))
+	msgs := make([]string, len(names))
+	for i, n := range names {
+		msgs[i] = fmt.Sprintf("%s: %v", filepath.Join(e.Dir, n+".gizmo"), e.Files[n])
+	}
+	return "queries: left out: " + strings.Join(msgs, "; ")
 }
 
 func loadFS(fsys fs.FS, dir, sparqlDir string, builtin bool) ([]Query, error) {
@@ -172,6 +204,7 @@ func loadFS(fsys fs.FS, dir, sparqlDir string, builtin bool) ([]Query, error) {
 		return nil, err
 	}
 	var qs []Query
+	var broken *BrokenError
 	for _, p := range names {
 		b, err := fs.ReadFile(fsys, p)
 		if err != nil {
@@ -180,7 +213,14 @@ func loadFS(fsys fs.FS, dir, sparqlDir string, builtin bool) ([]Query, error) {
 		name := strings.TrimSuffix(filepath.Base(p), ".gizmo")
 		q, err := Parse(name, string(b))
 		if err != nil {
-			return nil, err
+			if builtin {
+				return nil, err
+			}
+			if broken == nil {
+				broken = &BrokenError{Files: map[string]error{}}
+			}
+			broken.Files[name] = err
+			continue
 		}
 		if rq, err := fs.ReadFile(fsys, filepath.Join(sparqlDir, name+".rq")); err == nil {
 			q.SPARQL = string(rq)
@@ -189,6 +229,9 @@ func loadFS(fsys fs.FS, dir, sparqlDir string, builtin bool) ([]Query, error) {
 		qs = append(qs, q)
 	}
 	slices.SortFunc(qs, func(a, b Query) int { return strings.Compare(a.Name, b.Name) })
+	if broken != nil {
+		return qs, broken
+	}
 	return qs, nil
 }
 

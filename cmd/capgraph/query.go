@@ -10,6 +10,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -139,10 +140,29 @@ frozen params object decoded by JSON.parse), never as program text.`,
 	return cmd
 }
 
-func (a *app) runQuery(ctx context.Context, opts *queryOptions) (err error) {
-	qs, err := queries.Load(a.cfg.QueriesDir)
+// loadQueries loads the built-in saved queries and those of the
+// queries_dir setting. A file there that does not parse is left out with
+// a warning, so that one mistake does not take every query away; broken
+// holds the errors by query name.
+func (a *app) loadQueries() (qs []queries.Query, broken map[string]error, err error) {
+	qs, err = queries.Load(a.cfg.QueriesDir)
+	if be, ok := errors.AsType[*queries.BrokenError](err); ok {
+		fmt.Fprintf(a.stderr, "capgraph: warning: %v\n", err)
+		return qs, be.Files, nil
+	}
 	if err != nil {
-		return err
+		return nil, nil, &usageError{fmt.Errorf("queries_dir: %w", err)}
+	}
+	return qs, nil, nil
+}
+
+func (a *app) runQuery(ctx context.Context, opts *queryOptions) (err error) {
+	var qs []queries.Query
+	var broken map[string]error
+	if opts.Action != "exec" {
+		if qs, broken, err = a.loadQueries(); err != nil {
+			return err
+		}
 	}
 	dst, finish, err := a.createOutput(opts.Output)
 	if err != nil {
@@ -167,6 +187,9 @@ func (a *app) runQuery(ctx context.Context, opts *queryOptions) (err error) {
 	}
 	q, ok := queries.Lookup(qs, opts.Name)
 	if !ok {
+		if err := broken[opts.Name]; err != nil {
+			return fmt.Errorf("saved query %s is left out: %s: %w", opts.Name, filepath.Join(a.cfg.QueriesDir, opts.Name+".gizmo"), err)
+		}
 		return &usageError{fmt.Errorf("%w %q; run 'capgraph query list'", queries.ErrUnknown, opts.Name)}
 	}
 	switch opts.Action {

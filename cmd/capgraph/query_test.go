@@ -24,6 +24,9 @@ func TestQueryCLI(t *testing.T) {
 	mine := filepath.Join(dir, "mine")
 	os.Mkdir(mine, 0o755)
 	writeFile(t, mine, "agencies.gizmo", "// My agencies.\n// columns: n\ng.Emit({n: 1});\n")
+	broken := filepath.Join(dir, "broken")
+	os.Mkdir(broken, 0o755)
+	writeFile(t, broken, "bad.gizmo", "g.V().All()\n")
 	adhoc := writeFile(t, dir, "adhoc.gizmo", `g.V("Saraqeb").In("<https://schema.org/name>").All()`)
 
 	tests := []cliCase{
@@ -41,6 +44,10 @@ func TestQueryCLI(t *testing.T) {
 		{"exec file", []string{"query", "exec", adhoc, "--store", store, "-f", "csv"}, "", exitOK, "geonames/164816", "", -1},
 		{"exec empty", []string{"query", "exec", "--store", store}, "  \n", exitUsage, "", "the query is empty", -1},
 		{"unknown query", []string{"query", "run", "nope", "--store", store}, "", exitUsage, "", `unknown query "nope"`, -1},
+		{"queries dir missing", []string{"query", "list", "--queries-dir", filepath.Join(dir, "nope")}, "", exitUsage, "", "queries_dir", -1},
+		{"queries dir a file", []string{"query", "list", "--queries-dir", adhoc}, "", exitUsage, "", "is not a directory", -1},
+		{"one broken file leaves the rest", []string{"query", "run", "agencies", "--store", store, "-f", "csv", "--queries-dir", broken}, "", exitOK, "Reuters", "bad.gizmo", -1},
+		{"the broken query itself", []string{"query", "run", "bad", "--store", store, "--queries-dir", broken}, "", exitError, "", "saved query bad is left out", -1},
 		{"missing param", []string{"query", "run", "photos-in-place", "--store", store}, "", exitUsage, "", "parameter place: required parameter missing", -1},
 		{"unknown param", []string{"query", "run", "people", "-p", "x=1", "--store", store}, "", exitUsage, "", "parameter x: no such parameter", -1},
 		{"negative limit", []string{"query", "run", "people", "--limit", "-3", "--store", store}, "", exitUsage, "", "--limit: -3 is not a number of rows", -1},

@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/capgraph/capgraph/cmd/capgraph/internal/web"
-	"github.com/capgraph/capgraph/queries"
 )
 
 type serveOptions struct {
@@ -106,7 +105,7 @@ func isLoopback(addr string) bool {
 }
 
 func (a *app) runServe(ctx context.Context, opts *serveOptions) (err error) {
-	qs, err := queries.Load(a.cfg.QueriesDir)
+	qs, _, err := a.loadQueries()
 	if err != nil {
 		return err
 	}
