@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -17,6 +18,8 @@ import (
 
 	"github.com/capgraph/capgraph/extract"
 	"github.com/capgraph/capgraph/graph"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // writeFile writes content to name in dir and returns its path.
@@ -319,6 +322,37 @@ func TestOneFlagConvention(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestREADMEFlags: every flag the README names is one that some command
+// takes, so the README stays true as flags change; stats takes -f as the
+// others do.
+func TestREADMEFlags(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := map[string]bool{"help": true, "version": true}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, fs := range []*pflag.FlagSet{c.Flags(), c.PersistentFlags()} {
+			fs.VisitAll(func(f *pflag.Flag) { known[f.Name] = true })
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(newRootCmd(&app{}))
+	named := regexp.MustCompile(`(?:^|[\s(\[`+"`"+`])--([a-z][a-z0-9-]+)`).FindAllStringSubmatch(string(b), -1)
+	if len(named) < 10 {
+		t.Fatalf("found %d flags in README.md: the pattern is wrong", len(named))
+	}
+	for _, m := range named {
+		if !known[m[1]] {
+			t.Errorf("README.md names --%s, which no capgraph command takes", m[1])
+		}
+	}
+	cliCase{args: []string{"stats", "-f", "yaml"}, code: exitUsage, stderr: `--format: "yaml" is not text or json`, lines: -1}.check(t)
 }
 
 // TestCheck: check says a built store is sound, and lists what is wrong

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"log/slog"
@@ -107,13 +108,21 @@ The file is the one --config names, else the first capgraph.yaml (or .toml,
 	return root
 }
 
+// version names a release build; set it with
+//
+//	go build -ldflags "-X main.version=v1.2.0" ./cmd/capgraph
+//
+// Without it, the module version names a build by go install, and the
+// commit a build in a checkout.
+var version string
+
 // versionText names the build and the versions of the extraction rules and
 // of the graph model, which decide what a store built by it holds.
 func versionText() string {
-	version, rev := "(devel)", ""
+	name, rev := cmp.Or(version, "(devel)"), ""
 	if bi, ok := debug.ReadBuildInfo(); ok {
-		if v := bi.Main.Version; v != "" {
-			version = v
+		if v := bi.Main.Version; v != "" && v != "(devel)" && version == "" {
+			name = v
 		}
 		modified := false
 		for _, st := range bi.Settings {
@@ -128,7 +137,7 @@ func versionText() string {
 			rev += "+modified"
 		}
 	}
-	return fmt.Sprintf("capgraph %s%s\nextractor %s\ngraph model %s\n", version, rev, extract.Version, model.Version)
+	return fmt.Sprintf("capgraph %s%s\nextractor %s\ngraph model %s\n", name, rev, extract.Version, model.Version)
 }
 
 // startProfile writes a CPU profile to path until stopProfile is called.

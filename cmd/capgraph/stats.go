@@ -11,7 +11,7 @@ import (
 	"github.com/capgraph/capgraph/graph"
 )
 
-type statsOptions struct{ JSON bool }
+type statsOptions struct{ Format string }
 
 func newStatsCmd(a *app, runF func(context.Context, *statsOptions) error) *cobra.Command {
 	opts := &statsOptions{}
@@ -22,16 +22,25 @@ func newStatsCmd(a *app, runF func(context.Context, *statsOptions) error) *cobra
 distinct entities by class (Organization includes armed groups) and facts
 by relation (summed over captions).`,
 		Example: `  $ capgraph stats
-  $ capgraph stats --json | jq .entities`,
+  $ capgraph stats -f json | jq .entities`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if json, _ := cmd.Flags().GetBool("json"); json {
+				opts.Format = "json"
+			}
+			if opts.Format != "text" && opts.Format != "json" {
+				return &usageError{fmt.Errorf("--format: %q is not text or json", opts.Format)}
+			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
 			return a.runStats(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON instead of a table")
+	cmd.Flags().StringVarP(&opts.Format, "format", "f", "text", "output `format`: text or json")
+	cmd.Flags().Bool("json", false, "same as --format json")
+	_ = cmd.Flags().MarkHidden("json") // the name it had before -f, as export and query have
+
 	return cmd
 }
 
@@ -45,7 +54,7 @@ func (a *app) runStats(ctx context.Context, opts *statsOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
+	if opts.Format == "json" {
 		enc := json.NewEncoder(a.stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(map[string]any{
