@@ -356,3 +356,54 @@ func TestBuildFailures(t *testing.T) {
 		})
 	}
 }
+
+// TestQueryInterrupted sends a real SIGINT to real query processes while
+// their Gizmo reads the store, at six moments: each ends with "interrupted" and exit 130
+// in a few seconds. Closing the store used to wait on a read transaction
+// that Cayley's goroutine was ending, and that ending waited on the close.
+func TestQueryInterrupted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "capgraph")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	// The hang needed a query that reads for a while: co-occurrence on
+	// 2 x 10^4 generated captions hung two runs in four.
+	dir := t.TempDir()
+	corpus, store := filepath.Join(dir, "c.jsonl"), filepath.Join(dir, "g.db")
+	if out, err := exec.Command("sh", "-c", bin+" gen --captions 20000 --seed 1 > "+corpus).CombinedOutput(); err != nil {
+		t.Fatalf("gen: %v\n%s", err, out)
+	}
+	if out, err := exec.Command(bin, "build", "--quiet", "--store", store, corpus).CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	for i := range 6 {
+		args := []string{"query", "run", "co-occurrence", "--store", store, "-f", "csv"}
+		if i%2 == 1 {
+			args = []string{"query", "exec", "--timeout", "0", "--store", store}
+		}
+		cmd := exec.Command(bin, args...)
+		cmd.Stdin = strings.NewReader(`for (;;) { g.V().Out().In().Limit(500).ToArray() }`)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(800+200*i) * time.Millisecond) // opened, and reading
+		cmd.Process.Signal(os.Interrupt)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(15 * time.Second):
+			cmd.Process.Kill()
+			<-done
+			t.Fatalf("%v: still running 15 s after SIGINT", args)
+		}
+		if code := cmd.ProcessState.ExitCode(); code != exitInterrupted || !strings.Contains(stderr.String(), "interrupted") {
+			t.Errorf("%v: exit %d (%s), want %d", args, code, stderr.String(), exitInterrupted)
+		}
+	}
+}
