@@ -79,7 +79,7 @@ func parseCredit(text string, lookup lookupTerm) credit {
 		c.descStart = leadLabels(text, start)
 		c.parts = parts
 	}
-	end := trimBoilerplate(text, len(text))
+	end := trimBoilerplate(text, trimDecoration(text, len(text)))
 	if end <= c.descStart {
 		return c
 	}
@@ -296,6 +296,15 @@ func leadLabels(text string, from int) int {
 		}
 		i = j
 	}
+}
+
+// trimDecoration returns end moved back over what may follow a caption's
+// last word without being part of it: emoji and other symbols, the
+// invisible characters that join or vary them, and spaces.
+func trimDecoration(text string, end int) int {
+	return len(strings.TrimRightFunc(text[:end], func(r rune) bool {
+		return unicode.IsSpace(r) || unicode.In(r, unicode.So, unicode.Sk, unicode.Cf, unicode.Me) || r == '\uFE0E' || r == '\uFE0F'
+	}))
 }
 
 // trimBoilerplate returns end less the wire boilerplate and separators

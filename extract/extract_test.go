@@ -306,3 +306,51 @@ func BenchmarkExtractLong(b *testing.B) {
 		})
 	}
 }
+
+// TestInvisibleCharactersAndScripts: a zero-width space, joiner or soft
+// hyphen inside a name, a byte-order mark, and emoji after the credit hide
+// nothing; a caption written in another script gets a note saying it is
+// not read, and its Latin-script credit is still found. The captions are
+// written for this test.
+func TestInvisibleCharactersAndScripts(t *testing.T) {
+	x := newExtractor(t)
+	tests := []struct {
+		name, text string
+		want       []string // TYPE:text, each among the entities
+		note       bool
+	}{
+		{"zero-width space in a place", "A fighter walks in Ale\u200bppo, Syria, May 3, 2014. REUTERS/Jane Doe",
+			[]string{"PLACE:Ale\u200bppo", "DATE:May 3, 2014", "PHOTOGRAPHER:Jane Doe"}, false},
+		{"joiner in a place, emoji after the credit", "Smoke rises over Da\u200dmascus, Syria, June 4, 2015. REUTERS/Omar Sanadiki \U0001F4F8",
+			[]string{"PLACE:Da\u200dmascus", "AGENCY:REUTERS", "PHOTOGRAPHER:Omar Sanadiki"}, false},
+		{"soft hyphen, byte-order mark, heart with selector", "\ufeffA boy in Hom\u00ads, Syria, July 1, 2016. (Photo by Jane Doe/AFP) \u2764\ufe0f",
+			[]string{"PLACE:Hom\u00ads", "PHOTOGRAPHER:Jane Doe", "AGENCY:AFP"}, false},
+		{"zero-width space between words of a group", "A fighter of the Free\u200b Syrian Army in Idlib, Syria. AFP PHOTO / JANE DOE \U0001F1F8\U0001F1FE",
+			[]string{"ARMED_GROUP:Free\u200b Syrian Army", "PLACE:Idlib", "PHOTOGRAPHER:JANE DOE"}, false},
+		{"Arabic script", "مقاتل من الجيش السوري الحر في حلب، سوريا، 3 مايو 2014", nil, true},
+		{"Arabic script, Latin credit", "أطفال في مخيم قرب إدلب، سوريا. (Photo by Jane Doe/AFP)",
+			[]string{"PHOTOGRAPHER:Jane Doe", "AGENCY:AFP"}, true},
+		{"Latin with a few Arabic words", "A sign reading مرحبا in Aleppo, Syria, May 3, 2014. REUTERS/Jane Doe",
+			[]string{"PLACE:Aleppo"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ex := x.Extract(extract.Caption{ID: "t", Text: tt.text})
+			got := map[string]bool{}
+			for _, e := range ex.Entities {
+				got[string(e.Type)+":"+e.Text] = true
+				if r := []rune(tt.text); string(r[e.Start:e.End]) != e.Text { // spans count code points
+					t.Errorf("%s %q: span [%d,%d) holds %q", e.Type, e.Text, e.Start, e.End, string(r[e.Start:e.End]))
+				}
+			}
+			for _, w := range tt.want {
+				if !got[w] {
+					t.Errorf("no %q among %v", w, got)
+				}
+			}
+			if hasNote := len(ex.Notes) > 0; hasNote != tt.note || hasNote && !strings.Contains(ex.Notes[0], "Arabic") {
+				t.Errorf("notes %q, want a note naming Arabic: %v", ex.Notes, tt.note)
+			}
+		})
+	}
+}

@@ -2,12 +2,15 @@ package extract
 
 import (
 	"context"
+	"fmt"
 	"iter"
 	"math"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/capgraph/capgraph/extract/gazetteer"
 )
@@ -194,7 +197,67 @@ func (x *Extractor) Extract(c Caption) Extraction {
 		Meta:      c.Meta,
 		Entities:  d.entities(),
 		Relations: rels,
+		Notes:     scriptNotes(c.Text),
 	}
+}
+
+// unreadScripts are the scripts, other than Latin, that captions are
+// written in; the extractor's tables and rules read Latin letters only.
+var unreadScripts = []struct {
+	name  string
+	table *unicode.RangeTable
+}{
+	{"Arabic", unicode.Arabic}, {"Cyrillic", unicode.Cyrillic}, {"Hebrew", unicode.Hebrew},
+	{"Greek", unicode.Greek}, {"Armenian", unicode.Armenian}, {"Georgian", unicode.Georgian},
+	{"Devanagari", unicode.Devanagari}, {"Bengali", unicode.Bengali}, {"Thai", unicode.Thai},
+	{"Myanmar", unicode.Myanmar}, {"Ethiopic", unicode.Ethiopic}, {"Han", unicode.Han},
+	{"Hangul", unicode.Hangul}, {"Hiragana", unicode.Hiragana}, {"Katakana", unicode.Katakana},
+}
+
+// scriptNotes returns a note when a caption's letters are mostly of a
+// script the extractor does not read: it finds only the names, dates and
+// credits written in Latin letters, and the user should know why the rest
+// is missing.
+func scriptNotes(text string) []string {
+	if isASCII(text) {
+		return nil
+	}
+	latin, other := 0, map[string]int{}
+	for _, r := range text {
+		switch {
+		case r < utf8.RuneSelf:
+			if unicode.IsLetter(r) {
+				latin++
+			}
+		case !unicode.IsLetter(r):
+		case unicode.Is(unicode.Latin, r):
+			latin++
+		default:
+			name := "a non-Latin script"
+			for _, s := range unreadScripts {
+				if unicode.Is(s.table, r) {
+					name = s.name
+					break
+				}
+			}
+			other[name]++
+		}
+	}
+	total := latin
+	for _, n := range other {
+		total += n
+	}
+	if total == 0 || 2*latin >= total {
+		return nil
+	}
+	var names []string
+	for name, n := range other {
+		if 5*n >= total-latin { // the scripts of a fifth or more of the rest
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return []string{fmt.Sprintf("written mostly in %s, which capgraph does not read: only names, dates and credits in Latin letters were found", strings.Join(names, " and "))}
 }
 
 // termType tells the credit parser whether a name is a known agency or
@@ -286,13 +349,26 @@ func (d *doc) findDates() {
 }
 
 // gapJoins reports whether two tokens with gap between them may belong to
-// one name: a space, hyphen, apostrophe or the period of an initial.
+// one name: a space, hyphen, apostrophe or the period of an initial, and
+// any invisible characters (zero-width spaces, joiners, soft hyphens).
 func gapJoins(gap string) bool {
+	if !isASCII(gap) {
+		gap = strings.Map(visible, gap)
+	}
 	switch gap {
 	case " ", "-", "'", "’", ".", ". ", " - ", "‘":
 		return true
 	}
 	return false
+}
+
+// visible maps an invisible format character to -1, for strings.Map to
+// drop, and every other rune to itself.
+func visible(r rune) rune {
+	if unicode.Is(unicode.Cf, r) {
+		return -1
+	}
+	return r
 }
 
 // A candidate is one trie match at a token position.

@@ -35,19 +35,26 @@ func tokenize(text string) []token {
 		return token{text: s, lower: l, start: start, end: end}
 	}
 	toks := make([]token, 0, len(text)/5)
-	start := -1
+	start, end := -1, -1 // of the token being read, end after its last word rune
 	for i, r := range text {
 		word := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
 		switch {
-		case word && start < 0:
-			start = i
-		case !word && start >= 0:
-			toks = append(toks, newToken(start, i))
+		case word:
+			if start < 0 {
+				start = i
+			}
+			end = i + utf8.RuneLen(r)
+		case start >= 0 && unicode.Is(unicode.Cf, r):
+			// An invisible character (a zero-width space or joiner, a
+			// soft hyphen) inside a word leaves it one word; folding
+			// drops it, so "Ale\u200bppo" is Aleppo.
+		case start >= 0:
+			toks = append(toks, newToken(start, end))
 			start = -1
 		}
 	}
 	if start >= 0 {
-		toks = append(toks, newToken(start, len(text)))
+		toks = append(toks, newToken(start, end))
 	}
 	return toks
 }

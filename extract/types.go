@@ -120,6 +120,9 @@ type Extraction struct {
 	Meta      map[string]json.RawMessage `json:"meta,omitempty"`
 	Entities  []Entity                   `json:"entities"`
 	Relations []Relation                 `json:"relations"`
+	// Notes say what the extractor could not read in the caption, such
+	// as a script other than Latin; nil when it read it all.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // PhotoID returns the canonical id of the photo a caption describes.

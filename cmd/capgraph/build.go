@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"maps"
 	"os"
 	"runtime/debug"
+	"slices"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -182,7 +184,8 @@ func (a *app) runBuild(ctx context.Context, opts *buildOptions) error {
 		}
 		return err
 	}
-	st, err := s.Load(ctx, x.ExtractAll(ctx, captions, workers))
+	notes := map[string]int{} // captions by what the extractor could not read
+	st, err := s.Load(ctx, countNotes(x.ExtractAll(ctx, captions, workers), notes))
 	if bar != nil {
 		_ = bar.Finish()
 	}
@@ -207,6 +210,9 @@ func (a *app) runBuild(ctx context.Context, opts *buildOptions) error {
 	default:
 		fmt.Fprintf(a.stderr, "built %s into %s: %d added, %d replaced, %d unchanged, %d skipped; %d quads written in %.1fs\n",
 			plural(st.Captions, "caption"), s.Addr(), st.Added, st.Replaced, st.Unchanged, skipped+st.Skipped, st.Quads, time.Since(start).Seconds())
+		for _, note := range slices.Sorted(maps.Keys(notes)) {
+			fmt.Fprintf(a.stderr, "note: %s %s (capgraph extract shows which)\n", plural(notes[note], "caption"), note)
+		}
 	}
 	if err != nil {
 		return err
@@ -247,4 +253,19 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// countNotes passes xs on, counting in notes the captions by each note the
+// extractor gave them.
+func countNotes(xs iter.Seq2[extract.Extraction, error], notes map[string]int) iter.Seq2[extract.Extraction, error] {
+	return func(yield func(extract.Extraction, error) bool) {
+		for x, err := range xs {
+			for _, n := range x.Notes {
+				notes[n]++
+			}
+			if !yield(x, err) {
+				return
+			}
+		}
+	}
 }

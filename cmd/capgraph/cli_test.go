@@ -390,3 +390,14 @@ func TestPlural(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildNotesUnreadScripts: a build says how many captions were written
+// in a script capgraph does not read, rather than leaving them empty
+// without a word.
+func TestBuildNotesUnreadScripts(t *testing.T) {
+	dir := t.TempDir()
+	in := writeFile(t, dir, "ar.jsonl", `{"id":"a1","text":"مقاتل من الجيش السوري الحر في حلب، سوريا، 3 مايو 2014"}`+"\n"+
+		`{"id":"a2","text":"A fighter walks in Aleppo, Syria, May 3, 2014. REUTERS/Jane Doe"}`+"\n")
+	cliCase{args: []string{"build", "--store", filepath.Join(dir, "g"), in}, code: exitOK,
+		stderr: "note: 1 caption written mostly in Arabic, which capgraph does not read", lines: -1}.check(t)
+}

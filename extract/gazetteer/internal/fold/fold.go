@@ -92,8 +92,9 @@ func buildTable() {
 	table = t
 }
 
-// foldRuneSlow folds one rune: NFD, combining marks dropped, the special
-// letters and punctuation mapped, lower case.
+// foldRuneSlow folds one rune: NFD, combining marks and invisible format
+// characters dropped, the special letters and punctuation mapped, lower
+// case.
 func foldRuneSlow(r rune) string {
 	switch r {
 	case '‘', '’', '‛', 'ʼ', 'ʻ', 'ʽ', 'ʹ', '′', '`', '´', 'ʿ', 'ʾ', 'ˈ':
@@ -123,8 +124,8 @@ func foldRuneSlow(r rune) string {
 	}
 	var b strings.Builder
 	for _, d := range norm.NFD.String(string(r)) {
-		if unicode.Is(unicode.Mn, d) {
-			continue
+		if unicode.Is(unicode.Mn, d) || unicode.Is(unicode.Cf, d) {
+			continue // combining marks, and invisible ones: zero-width spaces, joiners, soft hyphens
 		}
 		b.WriteRune(unicode.ToLower(d))
 	}
