@@ -160,3 +160,25 @@ func FuzzFindDates(f *testing.F) {
 		}
 	})
 }
+
+// TestExtractPanicIsAnError: a panic in the rules, here from an extractor
+// that was never made, reaches ExtractAll's caller as an error naming the
+// caption, in the caption's place, and the captions after it go on.
+func TestExtractPanicIsAnError(t *testing.T) {
+	var x *Extractor
+	captions := func(yield func(Caption, error) bool) {
+		_ = yield(Caption{ID: "c1", Text: "A man in Aleppo."}, nil) && yield(Caption{ID: "c2", Text: "A boy in Homs."}, nil)
+	}
+	var errs []error
+	for _, err := range x.ExtractAll(t.Context(), captions, 2) {
+		errs = append(errs, err)
+	}
+	if len(errs) != 2 {
+		t.Fatalf("%d results, want 2: %v", len(errs), errs)
+	}
+	for i, err := range errs {
+		if want := fmt.Sprintf("caption \"c%d\": internal error", i+1); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("result %d: %v, want an error with %q", i, err, want)
+		}
+	}
+}

@@ -73,7 +73,8 @@ func (x *Extractor) ExtractAll(ctx context.Context, captions iter.Seq2[Caption, 
 						j.out <- result{err: j.err}
 						continue
 					}
-					j.out <- result{x: x.Extract(j.c)}
+					ex, err := x.extractGuarded(j.c)
+					j.out <- result{x: ex, err: err}
 				}
 			}()
 		}
@@ -112,6 +113,18 @@ func (x *Extractor) ExtractAll(ctx context.Context, captions iter.Seq2[Caption, 
 			yield(Extraction{}, err)
 		}
 	}
+}
+
+// extractGuarded is Extract with a panic, which would be a bug in the
+// rules, turned into an error that names the caption: one caption that
+// trips a rule is an error the caller may skip, not the end of a build.
+func (x *Extractor) extractGuarded(c Caption) (ex Extraction, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("caption %q: internal error in extraction (please report it with the caption): %v", c.ID, v)
+		}
+	}()
+	return x.Extract(c), nil
 }
 
 type result struct {

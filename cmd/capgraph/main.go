@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 )
 
@@ -29,8 +30,16 @@ func main() {
 	os.Exit(code)
 }
 
-// run executes one capgraph command line and returns its exit code.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// run executes one capgraph command line and returns its exit code. A
+// panic on its goroutine, a bug, exits 1 with the stack, not Go's 2,
+// which is the code of a usage error here.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if v := recover(); v != nil {
+			fmt.Fprintf(stderr, "capgraph: internal error (please report it): %v\n%s", v, debug.Stack())
+			code = exitError
+		}
+	}()
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
 	root := newRootCmd(a)
 	root.SetArgs(args)
