@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -218,5 +219,32 @@ func TestSPARQLParity(t *testing.T) {
 				})
 			}
 		})
+	}
+}
+
+// TestSPARQLProjections: every variable a twin's SELECT projects, other
+// than those its aggregates bind, is bound in its body: a projected
+// variable bound nowhere is a typo ("?photographSELECT"), which strict
+// engines refuse beside GROUP BY and lenient ones answer with a column of
+// nothing.
+func TestSPARQLProjections(t *testing.T) {
+	varRE := regexp.MustCompile(`\?[A-Za-z_][A-Za-z0-9_]*`)
+	for _, q := range queries.Builtin() {
+		if q.SPARQL == "" {
+			continue
+		}
+		sel := strings.Index(q.SPARQL, "\nSELECT ")
+		where := strings.Index(q.SPARQL[max(sel, 0):], " WHERE {")
+		if sel < 0 || where < 0 {
+			t.Errorf("%s.rq: no SELECT ... WHERE {", q.Name)
+			continue
+		}
+		head, body := q.SPARQL[sel:sel+where], q.SPARQL[sel+where:]
+		head = regexp.MustCompile(`\([^()]*(\([^()]*\)[^()]*)*\)`).ReplaceAllString(head, "") // aggregates: (COUNT(...) AS ?x)
+		for _, v := range varRE.FindAllString(head, -1) {
+			if !regexp.MustCompile(regexp.QuoteMeta(v) + `\b`).MatchString(body) {
+				t.Errorf("%s.rq projects %s, which its body never binds", q.Name, v)
+			}
+		}
 	}
 }
