@@ -582,19 +582,37 @@ func TestCorruptPages(t *testing.T) {
 	}
 }
 
+// builtStore builds a store of n generated captions in a directory of its
+// own, closed, and returns the directory and the extractions.
+func builtStore(t *testing.T, n int) (string, []extract.Extraction) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "g")
+	s := open(t, dir)
+	defer s.Close()
+	xs, err := synth.Extractions(3, 0, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	load(t, s, xs)
+	return dir, xs
+}
+
+// queryErr runs a Gizmo program on s and returns the error it ended with.
+func queryErr(ctx context.Context, s *graph.Store, prog string) (err error) {
+	for _, qerr := range s.Query(ctx, "gizmo", prog, 0) {
+		if qerr != nil {
+			err = qerr
+		}
+	}
+	return err
+}
+
 // TestShrunkUnderReaders cuts the store file to a third while a reader
 // has it open, as a user's copy or a full disk might: the pages past the
 // new end fault (SIGBUS) when read. Every read must end with an error or a
 // result, and the process must go on.
 func TestShrunkUnderReaders(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "g")
-	s := open(t, dir)
-	xs, err := synth.Extractions(3, 0, 400)
-	if err != nil {
-		t.Fatal(err)
-	}
-	load(t, s, xs)
-	s.Close()
+	dir, _ := builtStore(t, 400)
 	ctx := context.Background()
 	r, err := graph.Open(ctx, dir, graph.Options{ReadOnly: true})
 	if err != nil {
@@ -611,12 +629,7 @@ func TestShrunkUnderReaders(t *testing.T) {
 	}
 	_, err1 := r.Stats(ctx)
 	_, err2 := r.Export(ctx, io.Discard, graph.NQuads)
-	var err3 error
-	for _, qerr := range r.Query(ctx, "gizmo", `g.V().Out().In().All()`, 0) {
-		if qerr != nil {
-			err3 = qerr
-		}
-	}
+	err3 := queryErr(ctx, r, `g.V().Out().In().All()`)
 	// Once a read has met the cut, no answer comes from the rest: Cayley
 	// reads what it cannot read as nothing, which would be a wrong count.
 	for what, err := range map[string]error{"stats": err1, "export": err2, "query": err3} {
@@ -631,14 +644,7 @@ func TestShrunkUnderReaders(t *testing.T) {
 // export, a query that reads the whole graph and a build all fail with
 // ErrDamaged; none reports success, and none panics.
 func TestZeroedPages(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "g")
-	s := open(t, dir)
-	xs, err := synth.Extractions(3, 0, 400)
-	if err != nil {
-		t.Fatal(err)
-	}
-	load(t, s, xs)
-	s.Close()
+	dir, xs := builtStore(t, 400)
 	file := filepath.Join(dir, "indexes.bolt")
 	f, err := os.OpenFile(file, os.O_RDWR, 0)
 	if err != nil {
@@ -666,12 +672,7 @@ func TestZeroedPages(t *testing.T) {
 	_, err1 := r.Stats(ctx)
 	_, err2 := r.Export(ctx, io.Discard, graph.NQuads)
 	_, err3 := r.Export(ctx, io.Discard, graph.Turtle)
-	var err4 error
-	for _, qerr := range r.Query(ctx, "gizmo", `g.V().Out().All()`, 0) {
-		if qerr != nil {
-			err4 = qerr
-		}
-	}
+	err4 := queryErr(ctx, r, `g.V().Out().All()`)
 	r.Close()
 	w := open(t, dir)
 	_, err5 := w.Load(ctx, seq(xs[:20]))
