@@ -155,6 +155,9 @@ func processFailure(err error, stderr string, lim QueryLimits) (int, string) {
 			return http.StatusInternalServerError, "the query crashed its process: " + strings.TrimSpace(line)
 		}
 	}
+	if line, _, _ := strings.Cut(strings.TrimSpace(stderr), "\n"); line != "" {
+		return http.StatusInternalServerError, "query process failed: " + line // as "capgraph: store ... does not exist"
+	}
 	return http.StatusInternalServerError, "query process failed: " + err.Error()
 }
 

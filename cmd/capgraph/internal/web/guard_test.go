@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"os/exec"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -413,4 +414,24 @@ func rss(t *testing.T) uint64 {
 	}
 	t.Fatal("no VmRSS in /proc/self/status")
 	return 0
+}
+
+func TestProcessFailure(t *testing.T) {
+	lim := QueryLimits{Timeout: time.Second, Memory: 1 << 30}
+	exit1 := exec.Command("sh", "-c", "exit 1").Run()
+	tests := []struct {
+		stderr string
+		code   int
+		want   string
+	}{
+		{"fatal error: runtime: out of memory\n\ngoroutine 1", 503, "memory limit"},
+		{"panic: unsupported type: map[string]interface {}\n\ngoroutine 7", 500, "crashed its process: panic: unsupported type"},
+		{"capgraph: store /x does not exist: build it first\n", 500, "query process failed: capgraph: store /x does not exist"},
+		{"", 500, "query process failed: exit status 1"},
+	}
+	for _, tt := range tests {
+		if code, msg := processFailure(exit1, tt.stderr, lim); code != tt.code || !strings.Contains(msg, tt.want) {
+			t.Errorf("stderr %q: %d %q, want %d and %q", tt.stderr, code, msg, tt.code, tt.want)
+		}
+	}
 }
