@@ -81,10 +81,10 @@ func TestBuildLogsProgress(t *testing.T) {
 	}
 }
 
-// TestBuildKilled kills a real capgraph build mid-run with SIGINT and
-// SIGKILL, then checks that the store opens, holds only whole captions,
-// and that a rerun completes it.
-func TestBuildKilled(t *testing.T) {
+// capgraphBinary builds the capgraph binary for a test that runs it as a
+// user would, in its own process; -short skips such tests.
+func capgraphBinary(t *testing.T) string {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
@@ -92,6 +92,14 @@ func TestBuildKilled(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	return bin
+}
+
+// TestBuildKilled kills a real capgraph build mid-run with SIGINT and
+// SIGKILL, then checks that the store opens, holds only whole captions,
+// and that a rerun completes it.
+func TestBuildKilled(t *testing.T) {
+	bin := capgraphBinary(t)
 	const n = 3000
 	in := writeCaptions(t, n)
 	// The first build of an empty store is a bulk load, written to a file
@@ -358,17 +366,11 @@ func TestBuildFailures(t *testing.T) {
 }
 
 // TestQueryInterrupted sends a real SIGINT to real query processes while
-// their Gizmo reads the store, at six moments: each ends with "interrupted" and exit 130
-// in a few seconds. Closing the store used to wait on a read transaction
+// their Gizmo reads the store, at six moments: each ends with
+// "interrupted" and exit 130 in a few seconds. Closing the store used to wait on a read transaction
 // that Cayley's goroutine was ending, and that ending waited on the close.
 func TestQueryInterrupted(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := filepath.Join(t.TempDir(), "capgraph")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := capgraphBinary(t)
 	// The hang needed a query that reads for a while: co-occurrence on
 	// 2 x 10^4 generated captions hung two runs in four.
 	dir := t.TempDir()
