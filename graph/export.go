@@ -78,7 +78,13 @@ func (s *Store) Export(ctx context.Context, w io.Writer, format Format) (_ int, 
 	}
 	if nt, ok := enc.(*ntEncoder); ok {
 		// The line formats need no grouping: stream the store in its order.
-		n, err := s.streamNT(ctx, nt)
+		var within containment
+		n, err := s.streamNT(ctx, nt, &within)
+		if err == nil {
+			var k int
+			k, err = nt.graph(containmentGraph, within.quads())
+			n += k
+		}
 		if err == nil {
 			err = bw.Flush()
 		}
@@ -88,6 +94,7 @@ func (s *Store) Export(ctx context.Context, w io.Writer, format Format) (_ int, 
 		return n, nil
 	}
 	n := 0
+	var within containment
 	err = enc.begin()
 	for g, err2 := range s.graphs(ctx, format == CSV) {
 		if err != nil {
@@ -96,8 +103,16 @@ func (s *Store) Export(ctx context.Context, w io.Writer, format Format) (_ int, 
 		if err = err2; err != nil {
 			break
 		}
+		for _, q := range g.quads {
+			within.add(q)
+		}
 		var k int
 		k, err = enc.graph(g.label, g.quads)
+		n += k
+	}
+	if wq := within.quads(); err == nil && format != CSV && len(wq) > 0 {
+		var k int
+		k, err = enc.graph(containmentGraph, wq)
 		n += k
 	}
 	if err == nil {
@@ -578,7 +593,7 @@ func (e *csvEncoder) graph(g quad.IRI, quads []quad.Quad) (int, error) {
 // streamNT writes every quad in store order. Each node is read from the
 // store and encoded once per 1<<18 distinct nodes met: a quad costs its
 // own read and four cache lookups.
-func (s *Store) streamNT(ctx context.Context, e *ntEncoder) (_ int, err error) {
+func (s *Store) streamNT(ctx context.Context, e *ntEncoder, within *containment) (_ int, err error) {
 	isTally, err := s.inTallies()
 	if err != nil {
 		return 0, err
@@ -597,6 +612,16 @@ func (s *Store) streamNT(ctx context.Context, e *ntEncoder) (_ int, err error) {
 	defer it.Close()
 	terms := make(map[any][]byte, 1<<16)
 	dirs := [...]quad.Direction{quad.Subject, quad.Predicate, quad.Object, quad.Label}
+	steps := make(map[any]bool, 2) // the keys of the containment predicates
+	for _, p := range []quad.Value{model.CapgraphLocatedIn, model.SchemaContainedInPlace} {
+		ref, err := s.qs.ValueOf(p)
+		if err != nil {
+			return 0, err
+		}
+		if ref != nil {
+			steps[ref.Key()] = true
+		}
+	}
 	n := 0
 	for it.Next(ctx) {
 		if n%4096 == 0 {
@@ -655,6 +680,59 @@ func (s *Store) streamNT(ctx context.Context, e *ntEncoder) (_ int, err error) {
 			return n, err
 		}
 		n++
+		if p, err := s.qs.QuadDirection(ref, quad.Predicate); err != nil {
+			return n, err
+		} else if steps[p.Key()] {
+			q, err := s.qs.Quad(ref)
+			if err != nil {
+				return n, err
+			}
+			within.add(q)
+		}
 	}
 	return n, it.Err()
+}
+
+// containment collects the containment steps that an export meets and
+// derives from them the capgraph:within quads of [model.ContainmentGraph].
+type containment struct {
+	up map[quad.Value][]quad.Value // a place's distinct holders, one step up
+}
+
+func (c *containment) add(q quad.Quad) {
+	if q.Predicate != model.CapgraphLocatedIn && q.Predicate != model.SchemaContainedInPlace {
+		return
+	}
+	if c.up == nil {
+		c.up = make(map[quad.Value][]quad.Value)
+	}
+	if !slices.Contains(c.up[q.Subject], q.Object) {
+		c.up[q.Subject] = append(c.up[q.Subject], q.Object)
+	}
+}
+
+// quads returns, sorted, a capgraph:within quad from each place to each
+// place that holds it within model.WithinSteps steps: the places that
+// within() in queries/lib.js finds from the holder, other than itself.
+func (c *containment) quads() []quad.Quad {
+	var out []quad.Quad
+	for place := range c.up {
+		seen := map[quad.Value]bool{place: true}
+		frontier := []quad.Value{place}
+		for range model.WithinSteps {
+			var next []quad.Value
+			for _, v := range frontier {
+				for _, h := range c.up[v] {
+					if !seen[h] {
+						seen[h] = true
+						next = append(next, h)
+						out = append(out, quad.Quad{Subject: place, Predicate: model.CapgraphWithin, Object: h, Label: containmentGraph})
+					}
+				}
+			}
+			frontier = next
+		}
+	}
+	sortQuads(out)
+	return out
 }

@@ -13,7 +13,7 @@ import (
 // Stats describes what a store holds.
 type Stats struct {
 	Captions int   // caption graphs
-	Quads    int64 // all quads but the tallies (tally.go), as export writes them
+	Quads    int64 // all quads but the tallies (tally.go), as export writes them before the containment graph it derives
 	// Entities counts distinct entity nodes by class, keyed by the names
 	// in [EntityClasses].
 	Entities map[string]int

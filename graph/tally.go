@@ -44,8 +44,9 @@ import (
 
 var (
 	// The two graphs that are not a caption's, as Cayley values.
-	talliesGraph  = quad.IRI(model.TalliesGraph)
-	entitiesGraph = quad.IRI(model.EntitiesGraph)
+	talliesGraph     = quad.IRI(model.TalliesGraph)
+	containmentGraph = quad.IRI(model.ContainmentGraph)
+	entitiesGraph    = quad.IRI(model.EntitiesGraph)
 	// talliesMarker says that the store's tallies are complete.
 	talliesMarker = quad.Quad{Subject: talliesGraph, Predicate: model.RDFType, Object: model.CapgraphTallies, Label: talliesGraph}
 )

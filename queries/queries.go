@@ -53,11 +53,14 @@
 //
 // # SPARQL
 //
-// sparql/NAME.rq answers the same question over an export of the graph
-// (N-Triples, N-Quads or Turtle). Its parameters are one VALUES block per
-// parameter, which [Query.BindSPARQL] writes in place of the line "#params"
-// with escaped literals; to run the file elsewhere, replace that line with
-// your own, e.g. VALUES ?place { "Idlib" }.
+// sparql/NAME.rq answers the same question over the N-Quads export in any
+// SPARQL 1.1 store: every pattern names its graph, as stores with default
+// settings do not merge named graphs into the default graph, and places
+// inside places are read from the containment graph that the export
+// derives (docs/model.md, "Querying the export"). Its parameters are one
+// VALUES block per parameter, which [Query.BindSPARQL] writes in place of
+// the line "#params" with escaped literals (capgraph query show NAME
+// --sparql -p k=v prints the result).
 package queries
 
 import (

@@ -145,6 +145,9 @@ var cases = []struct {
 	{"provenance", "provenance", map[string]string{"subject": "Saraqeb", "relation": "located_in", "object": "Idlib"}},
 	{"agencies", "agencies", nil},
 	{"aliases", "aliases", nil},
+	{"aliases-sdf", "aliases", map[string]string{"name": "Syrian Democratic Forces"}},
+	{"photographer-coverage-one", "photographer-coverage", map[string]string{"photographer": "Karim Nasser"}},
+	{"co-occurrence-fsa", "co-occurrence", map[string]string{"group": "FSA"}},
 }
 
 func TestEveryBuiltinHasCases(t *testing.T) {

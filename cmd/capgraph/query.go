@@ -76,6 +76,7 @@ frozen params object decoded by JSON.parse), never as program text.`,
   $ capgraph query run photos-in-place -p place=Idlib
   $ capgraph query run photos-between -p from=2018-01-01 -p to=2018-03-31 -f csv -o q1.csv
   $ capgraph query show entity
+  $ capgraph query show photos-in-place --sparql -p place=Idlib
   $ echo 'g.V("Idlib").In("<https://schema.org/name>").All()' | capgraph query exec`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
@@ -101,11 +102,14 @@ frozen params object decoded by JSON.parse), never as program text.`,
 			opts.Action, opts.Name, opts.Format = "show", args[0], "table"
 			if sparql {
 				opts.Action = "show-sparql"
+			} else if len(opts.Params) > 0 {
+				return &usageError{errors.New("-p binds the SPARQL version's parameters: give --sparql too")}
 			}
 			return do(c)
 		},
 	}
 	show.Flags().BoolVar(&sparql, "sparql", false, "print the SPARQL version instead")
+	show.Flags().StringArrayVarP(&opts.Params, "param", "p", nil, "with --sparql: bind parameter `name=value` as query run does (repeatable)")
 	run := &cobra.Command{
 		Use:   "run [flags] <name>",
 		Short: "Run a saved query",
@@ -192,10 +196,10 @@ func (a *app) runQuery(ctx context.Context, opts *queryOptions) (err error) {
 		}
 		return &usageError{fmt.Errorf("%w %q; run 'capgraph query list'", queries.ErrUnknown, opts.Name)}
 	}
-	switch opts.Action {
-	case "show":
+	if opts.Action == "show" {
 		return showQuery(out, q)
-	case "show-sparql":
+	}
+	if opts.Action == "show-sparql" && len(opts.Params) == 0 {
 		if q.SPARQL == "" {
 			return fmt.Errorf("query %s has no SPARQL version", q.Name)
 		}
@@ -217,11 +221,19 @@ func (a *app) runQuery(ctx context.Context, opts *queryOptions) (err error) {
 	if err != nil {
 		return err
 	}
-	prog, err := q.BindVariants(values, variants)
+	bind := q.BindVariants
+	if opts.Action == "show-sparql" {
+		bind = q.BindSPARQL
+	}
+	prog, err := bind(values, variants)
 	if err != nil {
 		if _, ok := errors.AsType[*queries.ParamError](err); ok {
 			return &usageError{fmt.Errorf("%w (see 'capgraph query show %s')", err, q.Name)}
 		}
+		return err
+	}
+	if opts.Action == "show-sparql" {
+		_, err := io.WriteString(out, prog)
 		return err
 	}
 	return a.execGizmo(ctx, out, prog, q.Columns, opts)

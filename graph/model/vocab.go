@@ -31,6 +31,19 @@ const EntitiesGraph = Base + "entities"
 // loads (capgraph:photoCount and the credits).
 const TalliesGraph = Base + "tallies"
 
+// ContainmentGraph is the named graph that an export adds after the
+// others: capgraph:within from each place to every place that holds it
+// within [WithinSteps] steps of capgraph:locatedIn (stated by any caption)
+// or schema:containedInPlace. It follows from the other graphs and is not
+// kept in the store; it lets a triple store answer "in this place or
+// anywhere inside it" with one lookup, as the caption graphs spread the
+// steps over graphs that a property path cannot cross.
+const ContainmentGraph = Base + "containment"
+
+// WithinSteps bounds the containment chains of [ContainmentGraph], as the
+// saved queries bound theirs (within() in queries/lib.js).
+const WithinSteps = 5
+
 // Prefixes are the namespaces of the model with the prefixes that the
 // Turtle and JSON-LD writers declare, in the order they are declared.
 var Prefixes = []struct{ Prefix, IRI string }{
@@ -98,6 +111,7 @@ const (
 	CapgraphGeoPrecision     quad.IRI = Vocab + "geoPrecision"
 	CapgraphControlledBy     quad.IRI = Vocab + "controlledBy"
 	CapgraphLocatedIn        quad.IRI = Vocab + "locatedIn"
+	CapgraphWithin           quad.IRI = Vocab + "within"
 	CapgraphMemberOf         quad.IRI = Vocab + "memberOf"
 	CapgraphAliasOf          quad.IRI = Vocab + "aliasOf"
 	CapgraphConfidence       quad.IRI = Vocab + "confidence"
