@@ -126,13 +126,13 @@ func TestExportParsesElsewhere(t *testing.T) {
 			t.Errorf("%s holds %d distinct triples, N-Triples %d", f, len(got), len(nt))
 		}
 	}
-	// One named graph per caption, and the entities graph.
+	// One named graph per caption, the entities graph and the containment graph.
 	graphs := make(map[string]bool)
 	for l := range strings.Lines(run(t, "rapper", "-q", "-i", "nquads", "-o", "nquads", files[graph.NQuads])) {
 		graphs[strings.TrimSuffix(l[strings.LastIndex(strings.TrimSuffix(l, " .\n"), " ")+1:], " .\n")] = true
 	}
-	if len(graphs) != len(xs)+1 || !graphs["<"+model.EntitiesGraph+">"] {
-		t.Errorf("N-Quads holds %d graphs for %d captions and the entities graph", len(graphs), len(xs))
+	if len(graphs) != len(xs)+2 || !graphs["<"+model.EntitiesGraph+">"] || !graphs["<"+model.ContainmentGraph+">"] {
+		t.Errorf("N-Quads holds %d graphs for %d captions, the entities graph and the containment graph", len(graphs), len(xs))
 	}
 	t.Logf("%d captions, %d distinct triples", len(xs), len(nt))
 
@@ -167,7 +167,7 @@ print(json.dumps({"jsonld": len(jl), "nt": len(nt), "graphs": len(gs), "same": j
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	if !res.Same || res.Graphs != len(xs)+1 || res.NT != len(nt) {
+	if !res.Same || res.Graphs != len(xs)+2 || res.NT != len(nt) {
 		t.Errorf("rdflib: %+v", res)
 	}
 }

@@ -69,10 +69,20 @@ func killedBy(ee *exec.ExitError) string {
 	return ""
 }
 
-// peakMemory returns the most memory the process held at once.
+// peakMemory returns the most memory the process held at once, or 0 when
+// that cannot be told. Linux records, at exec, the resident size of the
+// memory the process had before: Go starts a process from a copy that
+// shares the parent's memory, so a child's ru_maxrss is at least the
+// parent's size then. A peak no larger than the parent's own peak may be
+// the parent's, and is not taken for the child's.
 func peakMemory(ee *exec.ExitError) uint64 {
-	if ru, ok := ee.SysUsage().(*syscall.Rusage); ok {
-		return uint64(ru.Maxrss) << 10 // KiB on Linux
+	ru, ok := ee.SysUsage().(*syscall.Rusage)
+	if !ok {
+		return 0
 	}
-	return 0
+	var self syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &self); err != nil || ru.Maxrss <= self.Maxrss {
+		return 0
+	}
+	return uint64(ru.Maxrss) << 10 // KiB on Linux
 }
