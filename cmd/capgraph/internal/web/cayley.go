@@ -147,7 +147,7 @@ func processFailure(err error, stderr string, lim QueryLimits) (int, string) {
 	// How a Go process dies at its memory limit varies (an allocation
 	// fails, or the collector faults on the way), so the memory it held
 	// tells, and the runtime's own message.
-	if strings.Contains(stderr, "out of memory") || strings.Contains(stderr, "cannot allocate memory") || ee != nil && peakMemory(ee) >= lim.Memory/4*3 {
+	if outOfMemory(stderr) || ee != nil && peakMemory(ee) >= lim.Memory/4*3 {
 		return http.StatusServiceUnavailable, errMemory.Error()
 	}
 	for line := range strings.Lines(stderr) {
@@ -159,6 +159,18 @@ func processFailure(err error, stderr string, lim QueryLimits) (int, string) {
 		return http.StatusInternalServerError, "query process failed: " + line // as "capgraph: store ... does not exist"
 	}
 	return http.StatusInternalServerError, "query process failed: " + err.Error()
+}
+
+// outOfMemory reports whether a process's stderr says that an allocation
+// failed: the Go runtime's words, strerror(ENOMEM), or the race detector's
+// ("ThreadSanitizer failed to allocate ... (errno: 12)").
+func outOfMemory(stderr string) bool {
+	for _, s := range []string{"out of memory", "cannot allocate memory", "failed to allocate"} {
+		if strings.Contains(stderr, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // ServeQuery is the query process: it bounds its own memory and CPU time

@@ -425,6 +425,7 @@ func TestProcessFailure(t *testing.T) {
 		want   string
 	}{
 		{"fatal error: runtime: out of memory\n\ngoroutine 1", 503, "memory limit"},
+		{"==30423==ERROR: ThreadSanitizer failed to allocate 0x168000000 (6039797760) bytes at address 218008000000 (errno: 12)\n", 503, "memory limit"},
 		{"panic: unsupported type: map[string]interface {}\n\ngoroutine 7", 500, "crashed its process: panic: unsupported type"},
 		{"capgraph: store /x does not exist: build it first\n", 500, "query process failed: capgraph: store /x does not exist"},
 		{"", 500, "query process failed: exit status 1"},
