@@ -639,6 +639,7 @@ func (s *Store) streamNT(ctx context.Context, e *ntEncoder, within *containment)
 			continue
 		}
 		b := e.buf[:0]
+		step := false // a containment step, for the containment graph
 		for i, d := range dirs {
 			if d == quad.Label && !e.quads {
 				break
@@ -651,6 +652,9 @@ func (s *Store) streamNT(ctx context.Context, e *ntEncoder, within *containment)
 				continue
 			}
 			key := v.Key()
+			if d == quad.Predicate {
+				step = steps[key]
+			}
 			t, ok := terms[key]
 			if !ok {
 				val, err := s.qs.NameOf(v)
@@ -680,9 +684,7 @@ func (s *Store) streamNT(ctx context.Context, e *ntEncoder, within *containment)
 			return n, err
 		}
 		n++
-		if p, err := s.qs.QuadDirection(ref, quad.Predicate); err != nil {
-			return n, err
-		} else if steps[p.Key()] {
+		if step {
 			q, err := s.qs.Quad(ref)
 			if err != nil {
 				return n, err
