@@ -94,7 +94,10 @@ func (s *Store) Export(ctx context.Context, w io.Writer, format Format) (_ int, 
 		return n, nil
 	}
 	n := 0
-	var within containment
+	var within *containment // the CSV view has no graphs, so no containment graph
+	if format != CSV {
+		within = new(containment)
+	}
 	err = enc.begin()
 	for g, err2 := range s.graphs(ctx, format == CSV) {
 		if err != nil {
@@ -103,17 +106,21 @@ func (s *Store) Export(ctx context.Context, w io.Writer, format Format) (_ int, 
 		if err = err2; err != nil {
 			break
 		}
-		for _, q := range g.quads {
-			within.add(q)
+		if within != nil {
+			for _, q := range g.quads {
+				within.add(q)
+			}
 		}
 		var k int
 		k, err = enc.graph(g.label, g.quads)
 		n += k
 	}
-	if wq := within.quads(); err == nil && format != CSV && len(wq) > 0 {
-		var k int
-		k, err = enc.graph(containmentGraph, wq)
-		n += k
+	if within != nil && err == nil {
+		if wq := within.quads(); len(wq) > 0 {
+			var k int
+			k, err = enc.graph(containmentGraph, wq)
+			n += k
+		}
 	}
 	if err == nil {
 		err = enc.end()
