@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/capgraph/capgraph/graph/internal/boltkv"
 )
 
 // A CheckReport is what [Store.Check] found.
@@ -27,6 +29,16 @@ func (s *Store) Check(ctx context.Context) (r CheckReport, err error) {
 	db := s.bolt.DB()
 	if db == nil {
 		return r, fmt.Errorf("graph: check %s: only the embedded store can be checked", s.addr)
+	}
+	// bbolt's check faults on some damage that it should report: walk the
+	// tree with bounds first, and hand it only a tree that holds together.
+	tree, err := boltkv.CheckTree(db.Path())
+	if err != nil {
+		return r, fmt.Errorf("graph: check %s: %w", s.addr, err)
+	}
+	if len(tree) > 0 {
+		r.Problems = tree
+		return r, nil
 	}
 	err = db.View(func(tx *bolt.Tx) error {
 		for cerr := range tx.Check() {

@@ -138,8 +138,8 @@ func CheckFile(path string) error {
 
 // A Meta is what CheckFile reads of a bbolt meta page.
 type Meta struct {
-	OK                              bool // magic and checksum hold
-	PageSize, Freelist, Pages, TxID uint64
+	OK                                    bool // magic and checksum hold
+	PageSize, Root, Freelist, Pages, TxID uint64
 }
 
 // CurrentMeta returns the meta page bbolt would use: the valid one of
@@ -176,6 +176,7 @@ func readMeta(f *os.File, off int64) Meta {
 		return Meta{}
 	}
 	return Meta{OK: true, PageSize: uint64(binary.LittleEndian.Uint32(m[8:])),
+		Root:     binary.LittleEndian.Uint64(m[16:]),
 		Freelist: binary.LittleEndian.Uint64(m[32:]), Pages: binary.LittleEndian.Uint64(m[40:]),
 		TxID: binary.LittleEndian.Uint64(m[48:])}
 }
