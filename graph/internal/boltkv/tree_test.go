@@ -62,7 +62,7 @@ func TestCheckTree(t *testing.T) {
 	elem := leaf*int(m.PageSize) + pageHeaderSize + 3*elementSize
 	for _, tc := range []struct {
 		name string
-		off  int // in the file: the leaf page's header or its fourth element
+		off  int  // in the file: the leaf page's header or its fourth element
 		wide bool // a 32-bit field, else 16-bit
 		val  uint32
 		want string
