@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -32,7 +33,9 @@ func (s *Store) Check(ctx context.Context) (r CheckReport, err error) {
 	}
 	// bbolt's check faults on some damage that it should report: walk the
 	// tree with bounds first, and hand it only a tree that holds together.
-	tree, err := boltkv.CheckTree(db.Path())
+	// (By the store's file name, not db.Path(): a first build writes its
+	// bulk load under another name and renames it.)
+	tree, err := boltkv.CheckTree(filepath.Join(s.addr, boltkv.File))
 	if err != nil {
 		return r, fmt.Errorf("graph: check %s: %w", s.addr, err)
 	}
