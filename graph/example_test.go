@@ -40,7 +40,7 @@ func ExampleOpen() {
 		log.Fatal(err)
 	}
 	// Output:
-	// added 1 quads 19
+	// added 1 quads 25
 	// photo,date,precision,place,admin1,admin2,country,latitude,longitude,geo_precision,armed_groups,people,photographer,agency,caption_id
 	// https://capgraph.org/id/photo/ex-9,,,Aleppo,,,,,,,,,,,ex-9
 }

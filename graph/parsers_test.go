@@ -90,7 +90,7 @@ func run(t *testing.T, name string, args ...string) string {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, stderr.String())
 	}
-	if strings.Contains(stderr.String(), "Error") || strings.Contains(stderr.String(), "Warning") {
+	if e := strings.ToLower(stderr.String()); strings.Contains(e, "error") || strings.Contains(e, "warning") {
 		t.Errorf("%s %s:\n%s", name, strings.Join(args, " "), stderr.String())
 	}
 	return stdout.String()

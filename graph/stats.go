@@ -110,7 +110,7 @@ func (s *Store) Stats(ctx context.Context) (_ Stats, err error) {
 	if st.Captions, err = count(model.CapgraphContentHash); err != nil {
 		return fail(err)
 	}
-	if st.Mentions, err = count(model.NIFBeginIndex); err != nil {
+	if st.Mentions, err = count(model.NIFAnchorOf); err != nil {
 		return fail(err)
 	}
 	for _, p := range RelationPredicates {

@@ -323,7 +323,9 @@ func TestStats(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := map[string]int{"Photograph": 2, "Person": 3, "Place": 5, "ArmedGroup": 1, "NewsMediaOrganization": 1, "Organization": 1}
+			// Places: the five the captions name and the four admin areas
+			// of their chains; organisations: the rebels that hold Douma.
+			want := map[string]int{"Photograph": 2, "Person": 3, "Place": 9, "ArmedGroup": 1, "NewsMediaOrganization": 1, "Organization": 2}
 			for k, v := range want {
 				if st.Entities[k] != v {
 					t.Errorf("entities %s = %d, want %d", k, st.Entities[k], v)

@@ -289,7 +289,7 @@ func TestReadersSideBySide(t *testing.T) {
 	defer reader.Close()
 	for _, tt := range []cliCase{
 		{name: "export", args: []string{"export", "--store", store, "-f", "csv"}, stdout: "Aleppo", lines: -1},
-		{name: "stats", args: []string{"stats", "--store", store}, stdout: "captions   1", lines: -1},
+		{name: "stats", args: []string{"stats", "--store", store}, stdout: "captions    1", lines: -1},
 		{name: "query", args: []string{"query", "run", "photos-in-place", "-p", "place=Aleppo", "--store", store, "-f", "csv"}, lines: -1},
 		{name: "build", args: []string{"build", "-q", "--store", store, in}, code: exitError, stderr: "store in use", lines: -1},
 	} {

@@ -21,7 +21,7 @@ type Provenance struct {
 }
 
 // ContentHash returns the marker that the store's Load keeps on each caption
-// graph to detect unchanged captions: "sha256:" and 32 hex digits over the
+// graph to detect unchanged captions: "sha256:" and the hex SHA-256 of the
 // model version, the extractor version and the extraction's JSON form.
 func ContentHash(x extract.Extraction, extractorVersion string) string {
 	h := sha256.New()
@@ -31,7 +31,7 @@ func ContentHash(x extract.Extraction, extractorVersion string) string {
 		b = []byte(x.ID + "\x00" + x.Text)
 	}
 	h.Write(b)
-	return "sha256:" + hex.EncodeToString(h.Sum(nil)[:16])
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 
 // Quads returns the quads that represent one extraction, without
@@ -92,6 +92,7 @@ func (b *builder) add(s quad.Value, p quad.IRI, o quad.Value) {
 var DescriptionPredicates = []quad.IRI{
 	RDFType, SchemaName, CapgraphGroupType, OWLSameAs, SchemaGeo,
 	SchemaLatitude, SchemaLongitude, CapgraphGeoPrecision, SchemaContainedInPlace,
+	GeoHasGeometry, GeoAsWKT, WGS84Lat, WGS84Long,
 }
 
 // describe adds a quad of an entity description to the shared entities
@@ -120,10 +121,24 @@ func (b *builder) build() {
 	}
 	b.add(b.g, CapgraphContentHash, str(b.hash))
 
-	// The photo.
+	// The photo: a Photograph, and an ImageObject, the class that
+	// schema:caption is defined on.
 	b.add(b.photo, RDFType, SchemaPhotograph)
+	b.add(b.photo, RDFType, SchemaImageObject)
 	b.add(b.photo, SchemaCaption, str(x.Text))
 	b.add(b.photo, SchemaIdentifier, str(x.ID))
+
+	// The caption as a NIF context, which the mentions' offsets count in.
+	ctx := quad.IRI(string(b.g) + "#context")
+	if len(x.Entities) > 0 {
+		if b.runes == nil {
+			b.runes = []rune(x.Text)
+		}
+		b.add(ctx, RDFType, NIFContext)
+		b.add(ctx, NIFIsString, str(x.Text))
+		b.add(ctx, NIFBeginIndex, NonNegInt(0))
+		b.add(ctx, NIFEndIndex, NonNegInt(len(b.runes)))
+	}
 
 	for i, e := range x.Entities {
 		if _, ok := b.ents[e.ID]; !ok && e.ID != "" {
@@ -134,6 +149,7 @@ func (b *builder) build() {
 	for i, e := range x.Entities {
 		b.entity(e)
 		m := quad.IRI(string(b.g) + "#m" + strconv.Itoa(i))
+		b.add(m, NIFReferenceContext, ctx)
 		b.add(m, NIFBeginIndex, NonNegInt(e.Start))
 		b.add(m, NIFEndIndex, NonNegInt(e.End))
 		b.add(m, NIFAnchorOf, str(e.Text))
@@ -214,8 +230,37 @@ func (b *builder) entity(e extract.Entity) {
 			b.describe(n, CapgraphGroupType, str(e.GroupType))
 		}
 	case extract.Place:
+		switch {
+		case strings.HasPrefix(e.FeatureCode, "PCL"):
+			b.describe(n, RDFType, SchemaCountry)
+		case e.FeatureClass == "A":
+			b.describe(n, RDFType, SchemaAdministrativeArea)
+		}
 		b.place(n, e, name)
 	}
+}
+
+// geoPrecision says what a place's point is: "capital" for a country (it
+// stands at its capital, or its largest place), "admin-area" for an
+// administrative division (GeoNames' point for it), "settlement" for a
+// populated place, "feature" for a site (an air base, a camp, a
+// mountain), "approximate" for a place of capgraph's own table (placed by
+// hand), and "container" for a place the gazetteer does not know, placed
+// at the place the caption puts it in.
+func geoPrecision(e extract.Entity) string {
+	switch {
+	case e.GeoPrecision != "":
+		return e.GeoPrecision
+	case strings.HasPrefix(e.FeatureCode, "PCL"):
+		return "capital"
+	case e.GeoNamesID == 0 && !strings.HasPrefix(e.ID, "place:adm"):
+		return "approximate"
+	case e.FeatureClass == "A":
+		return "admin-area"
+	case e.FeatureClass == "P":
+		return "settlement"
+	}
+	return "feature"
 }
 
 func (b *builder) place(n quad.IRI, e extract.Entity, name string) {
@@ -223,14 +268,20 @@ func (b *builder) place(n quad.IRI, e extract.Entity, name string) {
 		b.describe(n, OWLSameAs, quad.IRI(geoNamesBase+strconv.Itoa(e.GeoNamesID)+"/"))
 	}
 	if e.Latitude != 0 || e.Longitude != 0 {
+		// One point, in the terms of schema.org, W3C WGS84 and GeoSPARQL:
+		// stores index the one they know.
+		lat, long := Decimal(e.Latitude), Decimal(e.Longitude)
 		geo := quad.IRI(string(n) + "#geo")
 		b.describe(n, SchemaGeo, geo)
-		b.describe(geo, SchemaLatitude, Decimal(e.Latitude))
-		b.describe(geo, SchemaLongitude, Decimal(e.Longitude))
-		if e.GeoPrecision != "" {
-			// "container": the point is that of the place the caption puts it in.
-			b.describe(geo, CapgraphGeoPrecision, str(e.GeoPrecision))
-		}
+		b.describe(n, GeoHasGeometry, geo)
+		b.describe(n, WGS84Lat, lat)
+		b.describe(n, WGS84Long, long)
+		b.describe(geo, RDFType, SchemaGeoCoordinates)
+		b.describe(geo, RDFType, GeoGeometry)
+		b.describe(geo, SchemaLatitude, lat)
+		b.describe(geo, SchemaLongitude, long)
+		b.describe(geo, GeoAsWKT, WKTPoint(e.Latitude, e.Longitude))
+		b.describe(geo, CapgraphGeoPrecision, str(geoPrecision(e)))
 	}
 	// Gazetteer containment: the administrative chain, widest first.
 	if strings.HasPrefix(e.FeatureCode, "PCL") || len(e.Admin) == 0 {
@@ -256,6 +307,10 @@ func (b *builder) place(n quad.IRI, e extract.Entity, name string) {
 		} else {
 			path += "/" + segment(a)
 			node = quad.IRI(path)
+		}
+		b.describe(node, RDFType, SchemaPlace)
+		if i == 0 && e.Country != "" {
+			b.describe(node, RDFType, SchemaCountry)
 		}
 		b.describe(node, SchemaName, str(a))
 		if parent != "" {
@@ -336,12 +391,23 @@ func (b *builder) relation(i int, r extract.Relation) (s quad.Value, p quad.IRI,
 		p = SchemaMemberOf
 		if !sok && ook && r.Subj != "" { // a role noun: "a fighter of ..."
 			role := quad.IRI(string(b.g) + "#role" + strconv.Itoa(i))
+			b.add(role, RDFType, SchemaRole)
 			b.add(role, SchemaRoleName, str(r.Subj))
 			s, sok, p = role, true, CapgraphMemberOf
 		}
 	case extract.AliasOf:
 		if sok && ook && s == o {
-			s, p, o = o, SchemaAlternateName, str(r.Subj)
+			// One of the two spellings is the alternate name: the one
+			// that is not the entity's name ("FSA (Free Syrian Army)"
+			// names the group by its alias first).
+			alt, name := r.Subj, b.name(r.ObjID)
+			if strings.EqualFold(alt, name) {
+				alt = r.Obj
+			}
+			if strings.EqualFold(alt, name) {
+				return nil, "", nil, false
+			}
+			s, p, o = o, SchemaAlternateName, str(alt)
 		} else {
 			p = CapgraphAliasOf
 		}
@@ -352,6 +418,7 @@ func (b *builder) relation(i int, r extract.Relation) (s quad.Value, p quad.IRI,
 			if r.ObjID != "" {
 				n = quad.IRI(EntityIRI(r.ObjID))
 			}
+			b.describe(n, RDFType, SchemaOrganization)
 			b.describe(n, SchemaName, str(r.Obj))
 			o, ook = n, true
 		}
@@ -363,19 +430,40 @@ func (b *builder) relation(i int, r extract.Relation) (s quad.Value, p quad.IRI,
 	return s, p, o, sok && ook && p != ""
 }
 
+// name returns the name that describe gives the entity with id.
+func (b *builder) name(id string) string {
+	i, ok := b.ents[id]
+	if !ok || id == "" {
+		return ""
+	}
+	if e := b.x.Entities[i]; e.Canonical != "" {
+		return e.Canonical
+	}
+	return b.x.Entities[i].Text
+}
+
+// WKTPoint writes a point as a GeoSPARQL WKT literal: longitude first, in
+// the default reference system, CRS84.
+func WKTPoint(lat, long float64) quad.Value {
+	return quad.TypedString{
+		Value: quad.String("POINT(" + strconv.FormatFloat(long, 'f', -1, 64) + " " + strconv.FormatFloat(lat, 'f', -1, 64) + ")"),
+		Type:  GeoWKTLiteral,
+	}
+}
+
 // dateLiteral types a DATE entity's ISO value by its precision.
 func dateLiteral(e extract.Entity) (quad.Value, bool) {
 	v := e.Value
 	var t quad.IRI
 	switch {
+	case strings.HasPrefix(v, "--"): // before YYYY-MM: "--05-19" has a hyphen at 4 too
+		t = XSDGMonthDay
 	case len(v) == 10 && v[4] == '-':
 		t = XSDDate
 	case len(v) == 7 && v[4] == '-':
 		t = XSDGYearMonth
 	case len(v) == 4:
 		t = XSDGYear
-	case strings.HasPrefix(v, "--"):
-		t = XSDGMonthDay
 	case v == "":
 		return str(e.Text), true
 	default:

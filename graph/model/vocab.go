@@ -20,7 +20,7 @@ const Vocab = "https://capgraph.org/ns#"
 // Version names the shape of the RDF that the store's Load writes. It is
 // part of each caption's content hash, so changing the model rewrites every
 // caption on the next build.
-const Version = "capgraph-model/3"
+const Version = "capgraph-model/4"
 
 // EntitiesGraph is the named graph that holds the description of every
 // entity (type, name, coordinates, sameAs, admin chain) once, shared by the
@@ -52,6 +52,8 @@ var Prefixes = []struct{ Prefix, IRI string }{
 	{"prov", ProvNS},
 	{"nif", NIFNS},
 	{"itsrdf", ITSNS},
+	{"geo", GeoNS},
+	{"wgs", WGS84NS},
 	{"owl", OWLNS},
 	{"rdf", RDFNS},
 	{"xsd", XSDNS},
@@ -63,6 +65,8 @@ const (
 	ProvNS   = "http://www.w3.org/ns/prov#"
 	NIFNS    = "http://persistence.uni-leipzig.org/nlp2rdf/ontologies/nif-core#"
 	ITSNS    = "http://www.w3.org/2005/11/its/rdf#"
+	GeoNS    = "http://www.opengis.net/ont/geosparql#"
+	WGS84NS  = "http://www.w3.org/2003/01/geo/wgs84_pos#"
 	OWLNS    = "http://www.w3.org/2002/07/owl#"
 	RDFNS    = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 	XSDNS    = "http://www.w3.org/2001/XMLSchema#"
@@ -76,6 +80,11 @@ const (
 	RDFObject    quad.IRI = RDFNS + "object"
 
 	SchemaPhotograph         quad.IRI = SchemaNS + "Photograph"
+	SchemaImageObject        quad.IRI = SchemaNS + "ImageObject"
+	SchemaCountry            quad.IRI = SchemaNS + "Country"
+	SchemaAdministrativeArea quad.IRI = SchemaNS + "AdministrativeArea"
+	SchemaGeoCoordinates     quad.IRI = SchemaNS + "GeoCoordinates"
+	SchemaRole               quad.IRI = SchemaNS + "Role"
 	SchemaPerson             quad.IRI = SchemaNS + "Person"
 	SchemaPlace              quad.IRI = SchemaNS + "Place"
 	SchemaOrganization       quad.IRI = SchemaNS + "Organization"
@@ -102,10 +111,19 @@ const (
 	OWLSameAs                quad.IRI = OWLNS + "sameAs"
 	ProvWasDerivedFrom       quad.IRI = ProvNS + "wasDerivedFrom"
 	ProvGeneratedAtTime      quad.IRI = ProvNS + "generatedAtTime"
+	NIFContext               quad.IRI = NIFNS + "Context"
+	NIFIsString              quad.IRI = NIFNS + "isString"
+	NIFReferenceContext      quad.IRI = NIFNS + "referenceContext"
 	NIFBeginIndex            quad.IRI = NIFNS + "beginIndex"
 	NIFEndIndex              quad.IRI = NIFNS + "endIndex"
 	NIFAnchorOf              quad.IRI = NIFNS + "anchorOf"
 	ITSTaIdentRef            quad.IRI = ITSNS + "taIdentRef"
+	GeoGeometry              quad.IRI = GeoNS + "Geometry"
+	GeoHasGeometry           quad.IRI = GeoNS + "hasGeometry"
+	GeoAsWKT                 quad.IRI = GeoNS + "asWKT"
+	GeoWKTLiteral            quad.IRI = GeoNS + "wktLiteral"
+	WGS84Lat                 quad.IRI = WGS84NS + "lat"
+	WGS84Long                quad.IRI = WGS84NS + "long"
 	CapgraphArmedGroup       quad.IRI = Vocab + "ArmedGroup"
 	CapgraphGroupType        quad.IRI = Vocab + "groupType"
 	CapgraphGeoPrecision     quad.IRI = Vocab + "geoPrecision"
@@ -132,9 +150,10 @@ const (
 	CapgraphPhotographer quad.IRI = Vocab + "photographer"
 )
 
-// Where capgraph mints IRIs, below [Base], and GeoNames its own.
+// Where capgraph mints IRIs, below [Base], and GeoNames its own (the
+// http form: the one GeoNames' RDF and every dataset that links to it use).
 const (
-	geoNamesBase   = "https://sws.geonames.org/"
+	geoNamesBase   = "http://sws.geonames.org/"
 	controllerBase = Base + "controller/"
 	adminBase      = Base + "place/admin/"
 	countryBase    = Base + "place/country/"

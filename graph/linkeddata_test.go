@@ -1,0 +1,170 @@
+package graph_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cayleygraph/quad"
+	"github.com/cayleygraph/quad/nquads"
+
+	"github.com/capgraph/capgraph/extract"
+	"github.com/capgraph/capgraph/extract/synth"
+	"github.com/capgraph/capgraph/graph"
+	"github.com/capgraph/capgraph/graph/model"
+)
+
+// linkedCorpus extracts what the extractor makes of real captions (the
+// bundled examples and, when present, ../shared's dev sets) and adds
+// generated ones: places of every kind, dates of every precision.
+func linkedCorpus(t *testing.T) []extract.Extraction {
+	t.Helper()
+	x, err := extract.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var xs []extract.Extraction
+	for _, path := range []string{
+		filepath.Join("..", "examples", "captions.jsonl"),
+		filepath.Join("..", "..", "shared", "captions", "dev.jsonl"),
+		filepath.Join("..", "..", "shared", "captions", "dev-world.jsonl"),
+	} {
+		f, err := os.Open(path)
+		if errors.Is(err, os.ErrNotExist) {
+			t.Logf("%s: not here, left out", path)
+			continue
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		for e, err := range x.ExtractAll(context.Background(), extract.NewReader(f, extract.ReaderOptions{Name: path}).All(), 1) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			xs = append(xs, e)
+		}
+		f.Close()
+	}
+	gen, err := synth.Extractions(5, 0, 300)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(append(xs, gen...), sample()...)
+}
+
+// TestLinkedData exports a store of real and generated captions and checks
+// what another dataset's user relies on: every typed literal is valid for
+// its datatype, every GeoNames link has the canonical http form, and every
+// node has a type. Mention, statement and caption-graph nodes are typed by
+// their properties' domains (nif:referenceContext: nif:String;
+// rdf:subject: rdf:Statement; prov:wasDerivedFrom: prov:Entity); the test
+// holds them to having those properties.
+func TestLinkedData(t *testing.T) {
+	s := open(t, "")
+	defer s.Close()
+	load(t, s, linkedCorpus(t))
+	r := nquads.NewReader(strings.NewReader(export(t, s, graph.NQuads)), false)
+	typed := make(map[quad.Value]bool)
+	props := make(map[quad.Value]map[quad.IRI]bool)
+	literals := make(map[quad.IRI]int)
+	for {
+		q, err := r.ReadQuad()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := q.Predicate.(quad.IRI)
+		if props[q.Subject] == nil {
+			props[q.Subject] = make(map[quad.IRI]bool)
+		}
+		props[q.Subject][p] = true
+		if p == model.RDFType {
+			typed[q.Subject] = true
+		}
+		switch o := q.Object.(type) {
+		case quad.TypedString:
+			literals[o.Type]++
+			if err := validLiteral(string(o.Value), o.Type); err != nil {
+				t.Errorf("%v %v: %v", q.Subject, p, err)
+			}
+		case quad.IRI:
+			if p == model.OWLSameAs && strings.Contains(string(o), "geonames") && !geoNamesURI.MatchString(string(o)) {
+				t.Errorf("%v owl:sameAs %v: not http://sws.geonames.org/ID/", q.Subject, o)
+			}
+		}
+	}
+	for _, dt := range []quad.IRI{model.XSDDate, model.XSDGYearMonth, model.XSDGMonthDay, model.XSDDecimal, model.XSDNonNegativeInteger, model.GeoWKTLiteral} {
+		if literals[dt] == 0 {
+			t.Errorf("no %v literal: the corpus does not test it", dt)
+		}
+	}
+	byDomain := []quad.IRI{model.NIFReferenceContext, model.RDFSubject, model.ProvWasDerivedFrom}
+	untyped := 0
+	for n, ps := range props {
+		if typed[n] || ps[byDomain[0]] || ps[byDomain[1]] || ps[byDomain[2]] || n == quad.IRI(model.ContainmentGraph) {
+			continue
+		}
+		if untyped++; untyped <= 10 {
+			t.Errorf("%v has no type", n)
+		}
+	}
+	t.Logf("%d subjects, %d typed; literals by datatype: %v", len(props), len(typed), literals)
+}
+
+var geoNamesURI = regexp.MustCompile(`^http://sws\.geonames\.org/[1-9][0-9]*/$`)
+
+var (
+	decimalForm = regexp.MustCompile(`^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)$`)
+	integerForm = regexp.MustCompile(`^\+?[0-9]+$`)
+	gYearForm   = regexp.MustCompile(`^-?[0-9]{4,}$`)
+	wktPoint    = regexp.MustCompile(`^POINT\((\S+) (\S+)\)$`)
+)
+
+// validLiteral reports whether v is a valid lexical form of datatype t,
+// by XML Schema 1.1 (and GeoSPARQL for WKT points).
+func validLiteral(v string, t quad.IRI) error {
+	ok := false
+	switch t {
+	case model.XSDDate:
+		_, err := time.Parse("2006-01-02", v)
+		ok = err == nil
+	case model.XSDGYearMonth:
+		_, err := time.Parse("2006-01", v)
+		ok = err == nil
+	case model.XSDGYear:
+		ok = gYearForm.MatchString(v)
+	case model.XSDGMonthDay:
+		// Any year that has a 29 February will do.
+		_, err := time.Parse("2006--01-02", "2024"+v)
+		ok = strings.HasPrefix(v, "--") && err == nil
+	case model.XSDDateTime:
+		_, err := time.Parse(time.RFC3339, v)
+		ok = err == nil
+	case model.XSDDecimal:
+		ok = decimalForm.MatchString(v)
+	case model.XSDNonNegativeInteger:
+		ok = integerForm.MatchString(v)
+	case model.GeoWKTLiteral:
+		m := wktPoint.FindStringSubmatch(v)
+		if m != nil {
+			long, err1 := strconv.ParseFloat(m[1], 64)
+			lat, err2 := strconv.ParseFloat(m[2], 64)
+			ok = err1 == nil && err2 == nil && math.Abs(long) <= 180 && math.Abs(lat) <= 90
+		}
+	default:
+		return errors.New("datatype " + string(t) + " is not one the model writes")
+	}
+	if !ok {
+		return errors.New(strconv.Quote(v) + " is not a valid " + string(t))
+	}
+	return nil
+}
