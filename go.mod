@@ -7,6 +7,7 @@ require (
 	github.com/cayleygraph/quad v1.3.0
 	github.com/chromedp/cdproto v0.0.0-20250724212937-08a3db8b4327
 	github.com/chromedp/chromedp v0.14.2
+	github.com/elnormous/contenttype v1.0.4
 	github.com/hashicorp/golang-lru/v2 v2.0.7
 	github.com/hidal-go/hidalgo v0.3.0
 	github.com/lib/pq v1.10.9

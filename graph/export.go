@@ -357,7 +357,13 @@ func (e *ttlEncoder) end() error { return nil }
 func (e *ttlEncoder) graph(g quad.IRI, quads []quad.Quad) (int, error) {
 	b := append(e.buf[:0], "\n# graph "...)
 	b = rdfterm.AppendIRI(b, string(g))
-	b = append(b, '\n')
+	e.buf = append(b, '\n')
+	return e.triples(quads)
+}
+
+// triples writes quads, sorted by subject, as Turtle triples.
+func (e *ttlEncoder) triples(quads []quad.Quad) (int, error) {
+	b := e.buf
 	for i, q := range quads {
 		switch {
 		case i > 0 && q.Subject == quads[i-1].Subject && q.Predicate == quads[i-1].Predicate:
@@ -450,6 +456,35 @@ func jsonldValue(v quad.Value) any {
 }
 
 func (e *jsonldEncoder) graph(g quad.IRI, quads []quad.Quad) (int, error) {
+	b, err := json.Marshal(map[string]any{"@id": string(g), "@graph": jsonldNodes(quads)})
+	if err != nil {
+		return 0, err
+	}
+	sep := ",\n"
+	if e.first {
+		sep, e.first = "\n", false
+	}
+	if _, err := e.w.WriteString(sep); err != nil {
+		return 0, err
+	}
+	_, err = e.w.Write(b)
+	return len(quads), err
+}
+
+// document writes quads, sorted by subject, as one JSON-LD document
+// without named graphs.
+func (e *jsonldEncoder) document(quads []quad.Quad) (int, error) {
+	b, err := json.Marshal(map[string]any{"@context": jsonldContext(), "@graph": jsonldNodes(quads)})
+	if err != nil {
+		return 0, err
+	}
+	b = append(b, '\n')
+	_, err = e.w.Write(b)
+	return len(quads), err
+}
+
+// jsonldNodes returns quads, sorted by subject, as JSON-LD node objects.
+func jsonldNodes(quads []quad.Quad) []map[string]any {
 	var nodes []map[string]any
 	var cur map[string]any
 	var curSubj quad.Value
@@ -482,19 +517,7 @@ func (e *jsonldEncoder) graph(g quad.IRI, quads []quad.Quad) (int, error) {
 		vals, _ := cur[k].([]any)
 		cur[k] = append(vals, jsonldValue(q.Object))
 	}
-	b, err := json.Marshal(map[string]any{"@id": string(g), "@graph": nodes})
-	if err != nil {
-		return 0, err
-	}
-	sep := ",\n"
-	if e.first {
-		sep, e.first = "\n", false
-	}
-	if _, err := e.w.WriteString(sep); err != nil {
-		return 0, err
-	}
-	_, err = e.w.Write(b)
-	return len(quads), err
+	return nodes
 }
 
 // CSVHeader is the header row of the CSV events view.

@@ -6,8 +6,10 @@ import (
 	"io"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -167,4 +169,56 @@ func validLiteral(v string, t quad.IRI) error {
 		return errors.New(strconv.Quote(v) + " is not a valid " + string(t))
 	}
 	return nil
+}
+
+// TestDescribe: a node's document holds its description, its caption-stated
+// facts (graph kept in N-Quads) and its point, in every format but CSV;
+// the tallies stay out; a node the store does not hold has none.
+func TestDescribe(t *testing.T) {
+	s := open(t, "")
+	defer s.Close()
+	load(t, s, sample())
+	ctx := context.Background()
+	const jobar = model.Base + "place/capgraph/jobar"
+	describe := func(iri string, f graph.Format) (string, int) {
+		var b strings.Builder
+		n, err := s.Describe(ctx, &b, iri, f)
+		if err != nil {
+			t.Fatalf("describe %s %s: %v", iri, f, err)
+		}
+		return b.String(), n
+	}
+	nq, n := describe(jobar, graph.NQuads)
+	for _, want := range []string{
+		"<" + jobar + "> <" + string(model.CapgraphLocatedIn) + "> <" + model.Base + "place/geonames/170654> <" + model.GraphIRI("ex-1") + "> .",
+		"<" + jobar + "> <" + string(model.SchemaName) + "> \"Jobar\" <" + model.EntitiesGraph + "> .",
+		"<" + jobar + "#geo> <" + string(model.GeoAsWKT) + ">",
+	} {
+		if !strings.Contains(nq, want) {
+			t.Errorf("N-Quads lack %s:\n%s", want, nq)
+		}
+	}
+	if strings.Contains(nq, model.TalliesGraph) || strings.Count(nq, "\n") != n {
+		t.Errorf("N-Quads (%d):\n%s", n, nq)
+	}
+	nt, triples := describe(jobar, graph.NTriples)
+	for _, f := range []graph.Format{graph.Turtle, graph.JSONLD} {
+		if _, k := describe(jobar, f); k != triples {
+			t.Errorf("%s: %d triples, N-Triples %d", f, k, triples)
+		}
+	}
+	if _, err := exec.LookPath("rapper"); err == nil {
+		ttl, _ := describe(jobar, graph.Turtle)
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, "j.ttl"), []byte(ttl), 0o644)
+		if got := lineSet(run(t, "rapper", "-q", "-i", "turtle", "-o", "ntriples", filepath.Join(dir, "j.ttl"))); !slices.Equal(got, lineSet(nt)) {
+			t.Errorf("Turtle reads as\n%s\nwant\n%s", strings.Join(got, "\n"), nt)
+		}
+	}
+	if out, n := describe(model.Base+"place/nowhere", graph.Turtle); n != 0 || out != "" {
+		t.Errorf("unknown node: %d, %q", n, out)
+	}
+	if _, err := s.Describe(ctx, io.Discard, jobar, graph.CSV); err == nil {
+		t.Error("CSV: no error")
+	}
 }

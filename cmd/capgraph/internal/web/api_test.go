@@ -310,3 +310,45 @@ func TestConcurrentClients(t *testing.T) {
 		t.Errorf("goroutines: %d before, %d after\n%s", before, after, buf[:runtime.Stack(buf, true)])
 	}
 }
+
+// TestLinkedData dereferences entity IRIs under the server's address as
+// clients and browsers ask for them.
+func TestLinkedData(t *testing.T) {
+	srv := newFixtureServer(t, Options{})
+	const chrome = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8"
+	for _, tt := range []struct {
+		name, method, path, accept string
+		code                       int
+		typ, want                  string // Content-Type prefix; substring of the body or of Location
+	}{
+		{"turtle", "GET", "/id/place/jobar", "text/turtle", 200, "text/turtle", `<` + jobar + `>`},
+		{"turtle by q", "GET", "/id/place/jobar", "application/ld+json;q=0.5, text/turtle", 200, "text/turtle", `schema:name "Jobar"`},
+		{"json-ld", "GET", "/id/place/jobar", "application/ld+json", 200, "application/ld+json", `"@id":"` + jobar + `"`},
+		{"n-triples", "GET", "/id/place/jobar", "application/n-triples", 200, "application/n-triples", `<` + jobar + `> <https://schema.org/name> "Jobar" .`},
+		{"n-quads", "GET", "/id/place/jobar", "application/n-quads", 200, "application/n-quads", `"Jobar" <https://capgraph.org/id/entities> .`},
+		{"anything", "GET", "/id/place/jobar", "*/*", 200, "text/turtle", `@prefix`},
+		{"no accept header", "GET", "/id/place/jobar", "", 200, "text/turtle", `@prefix`},
+		{"browser", "GET", "/id/group/free-syrian-army", chrome, 303, "", "/#/entity?iri=" + url.QueryEscape(fsa)},
+		{"unknown node", "GET", "/id/place/nowhere", "text/turtle", 404, "application/json", `no node`},
+		{"unknown node in a browser", "GET", "/id/place/nowhere", chrome, 303, "", "/#/entity?iri="},
+		{"unacceptable", "GET", "/id/place/jobar", "image/png", 406, "application/json", `text/turtle`},
+		{"head", "HEAD", "/id/place/jobar", "text/turtle", 200, "text/turtle", ``},
+		{"post", "POST", "/id/place/jobar", "text/turtle", 405, "", ``},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			req := httptest.NewRequest(tt.method, tt.path, nil)
+			if tt.accept != "" {
+				req.Header.Set("Accept", tt.accept)
+			}
+			rec := httptest.NewRecorder()
+			srv.handler.ServeHTTP(rec, req)
+			body := rec.Body.String() + rec.Header().Get("Location")
+			if rec.Code != tt.code || !strings.HasPrefix(rec.Header().Get("Content-Type"), tt.typ) || !strings.Contains(body, tt.want) {
+				t.Errorf("%d %q, want %d %q with %q:\n%.400s", rec.Code, rec.Header().Get("Content-Type"), tt.code, tt.typ, tt.want, body)
+			}
+			if tt.code == 200 && rec.Header().Get("Vary") != "Accept" {
+				t.Errorf("Vary %q", rec.Header().Get("Vary"))
+			}
+		})
+	}
+}

@@ -164,6 +164,17 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("highlighted mention %q, want Free Syrian Army", marked)
 	}
 
+	// The group's IRI under the server's address: a browser lands on its page.
+	name = ""
+	err = chromedp.Run(ctx,
+		chromedp.Navigate(base+"/id/group/free-syrian-army"),
+		chromedp.WaitVisible(`#entity-name`),
+		chromedp.Text(`#entity-name`, &name),
+	)
+	if err != nil || !strings.HasPrefix(name, "Free Syrian Army") {
+		t.Errorf("IRI in the browser: %v, entity %q", err, name)
+	}
+
 	// A saved query as a form, its result table and its CSV download.
 	dl := t.TempDir()
 	var rows int

@@ -207,6 +207,7 @@ func New(s *graph.Store, opts Options) (*Server, error) {
 	mux.HandleFunc("GET /api/places", srv.places)
 	mux.HandleFunc("GET /api/timeline", srv.timeline)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) { noRoute(w, r, mux, "/api/") })
+	mux.HandleFunc("GET /id/", srv.linkedData)
 	if opts.Cayley {
 		srv.mountCayley(mux)
 	} else {
