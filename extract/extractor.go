@@ -700,6 +700,35 @@ func (d *doc) addCredit() {
 	}
 }
 
+// adminAreas returns the places of p's admin chain, and last after them
+// when it is not nil.
+func (x *Extractor) adminAreas(p, last *gazetteer.Place) []AdminArea {
+	n := len(p.AdminIDs)
+	if last != nil {
+		n++
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]AdminArea, 0, n)
+	for i, id := range p.AdminIDs {
+		a := AdminArea{ID: id, Name: p.Admin[i]}
+		if q := x.ix.Place(id); q != nil {
+			a = area(q)
+		}
+		out = append(out, a)
+	}
+	if last != nil {
+		out = append(out, area(last))
+	}
+	return out
+}
+
+func area(p *gazetteer.Place) AdminArea {
+	return AdminArea{ID: p.ID, Name: p.Name, GeoNamesID: p.GeoNamesID, Latitude: p.Lat, Longitude: p.Lon,
+		FeatureClass: p.Class, FeatureCode: p.Code}
+}
+
 // entities converts mentions to output entities, with code-point offsets.
 func (d *doc) entities() []Entity {
 	toRune := runeOffsets(d.text)
@@ -724,11 +753,13 @@ func (d *doc) entities() []Entity {
 			e.FeatureClass, e.FeatureCode = p.Class, p.Code
 			e.Country = p.Country
 			e.Admin = p.Admin
+			e.AdminAreas = d.x.adminAreas(p, nil)
 		case m.container != nil:
 			p := m.container
 			e.Latitude, e.Longitude = p.Lat, p.Lon
 			e.Country = p.Country
 			e.Admin = append(slices.Clip(p.Admin), p.Name)
+			e.AdminAreas = d.x.adminAreas(p, p)
 			e.GeoPrecision = "container"
 		case m.group != nil:
 			e.GroupType = m.group.Type

@@ -86,6 +86,12 @@ type Entity struct {
 	FeatureCode  string   `json:"feature_code,omitempty"`  // GeoNames feature code: PPL, ADM1, PCLI, AIRB...
 	Country      string   `json:"country,omitempty"`       // ISO 3166-1 alpha-2 code
 	Admin        []string `json:"admin,omitempty"`         // administrative chain, widest first: country, first-level division, second level
+	// AdminAreas are the places of Admin, one for each name, as the
+	// gazetteer knows them (an ID of "" where it holds no place of that
+	// name): a graph describes each as it describes the place itself, so
+	// that a province in a chain and a province named by a caption are
+	// one node.
+	AdminAreas []AdminArea `json:"admin_areas,omitempty"`
 	// GeoPrecision is "" when the coordinates are the place's own, and
 	// "container" when the gazetteer does not know the place and they are
 	// those of the place the caption puts it in ("Burungu, in Masisi
@@ -95,6 +101,17 @@ type Entity struct {
 	// ARMED_GROUP only.
 	GroupType string   `json:"group_type,omitempty"` // "state forces", "rebel group", "jihadist group", "militia", "foreign forces", ...
 	Aliases   []string `json:"aliases,omitempty"`    // other names of the group known to the alias table
+}
+
+// An AdminArea is a place of a place's administrative chain.
+type AdminArea struct {
+	ID           string  `json:"id"` // "" when the gazetteer holds no place of the chain's name
+	Name         string  `json:"name"`
+	GeoNamesID   int     `json:"geonames_id,omitempty"`
+	Latitude     float64 `json:"latitude,omitzero"`
+	Longitude    float64 `json:"longitude,omitzero"`
+	FeatureClass string  `json:"feature_class,omitempty"`
+	FeatureCode  string  `json:"feature_code,omitempty"`
 }
 
 // A Relation is one fact linking two arguments of an [Extraction].

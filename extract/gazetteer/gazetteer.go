@@ -43,6 +43,7 @@ type Place struct {
 	Kind       string   // curated kind (neighbourhood, air base, camp, ...) or one derived from Code (city, town, village, country, province, district)
 	Country    string   // ISO 3166-1 alpha-2 code
 	Admin      []string // admin chain names, widest first: ["Syria", "Idlib", "Ariha District"], as far as known; empty for countries
+	AdminIDs   []string // the IDs of Admin's places, "" where the gazetteer holds no place of that name
 	Parent     string   // ID of the curated parent place ("" when none): Jobar -> Damascus
 	Population int      // 0 when unknown
 	Curated    bool     // true when the curated table made or amended this place
@@ -110,6 +111,7 @@ func load() (*Data, error) {
 	if err := readGeoNames(d, countries); err != nil {
 		return nil, err
 	}
+	linkAdmin(d, countries)
 	ix := newIndex(d)
 	ix.addPlaces(0)
 	if err := readCurated(d, ix, countries); err != nil {
@@ -314,6 +316,65 @@ func readGeoNames(d *Data, ct countryTable) error {
 	})
 }
 
+// linkAdmin gives each GeoNames place the IDs of its admin chain: its
+// country's, then those of the divisions so named in that country ("" for
+// a name no division row has), so that a chain names the same nodes as the
+// places themselves.
+func linkAdmin(d *Data, ct countryTable) {
+	// Names compare folded and without a trailing admin word: GeoNames
+	// puts Damascus in "Damascus Governorate", whose row is "Damascus".
+	key := func(cc string, names []string) string {
+		var b strings.Builder
+		b.WriteString(cc)
+		for _, n := range names {
+			if i := strings.LastIndexByte(n, ' '); i > 0 && IsAdminWord(n[i+1:]) {
+				n = n[:i]
+			}
+			b.WriteByte(0)
+			b.WriteString(fold.Fold(n))
+		}
+		return b.String()
+	}
+	// A chain's names after its country, with the division's own name.
+	divisions := map[string]string{}
+	for i := range d.Places {
+		if p := &d.Places[i]; p.Code == "ADM1" || p.Code == "ADM2" {
+			names := append(slices.Clone(p.Admin[countryNames(d, ct, p):]), p.Name)
+			divisions[key(p.Country, names)] = p.ID
+		}
+	}
+	chains := map[string][]string{}
+	for i := range d.Places {
+		p := &d.Places[i]
+		if len(p.Admin) == 0 {
+			continue
+		}
+		k := key(p.Country, p.Admin)
+		if ids, ok := chains[k]; ok {
+			p.AdminIDs = ids
+			continue
+		}
+		ids := make([]string, len(p.Admin))
+		start := countryNames(d, ct, p)
+		if start == 1 {
+			ids[0] = d.Places[ct[p.Country]].ID
+		}
+		for j := start; j < len(p.Admin); j++ {
+			ids[j] = divisions[key(p.Country, p.Admin[start:j+1])]
+		}
+		chains[k] = ids
+		p.AdminIDs = ids
+	}
+}
+
+// countryNames is 1 when p's admin chain starts with its country, else 0.
+func countryNames(d *Data, ct countryTable, p *Place) int {
+	if c, ok := ct[p.Country]; ok && len(p.Admin) > 0 && p.Admin[0] == d.Places[c].Name {
+		return 1
+	}
+	return 0
+}
+
 // kindOf derives a kind word from a GeoNames feature code and population.
 func kindOf(code string, pop int) string {
 	switch code {
@@ -457,6 +518,7 @@ func readCurated(d *Data, ix *Index, ct countryTable) error {
 			}
 			if c, ok := ct[cc]; ok {
 				p.Admin = []string{d.Places[c].Name}
+				p.AdminIDs = []string{d.Places[c].ID}
 			}
 			d.Places = append(d.Places, p)
 		}
@@ -483,9 +545,26 @@ func readCurated(d *Data, ix *Index, ct countryTable) error {
 		} else {
 			return fmt.Errorf("gazetteer: data/curated_places.tsv line %d: parent %q not found in %s", pp.line, pp.parent, p.Country)
 		}
-		if q := ix.Place(p.Parent); q != nil && q != p && (len(p.Admin) <= 1 || !p.inGeoNames()) {
-			p.Admin = append(append([]string(nil), q.Admin...), q.Name)
+	}
+	// A place's chain is its parent's and the parent: a parent's first,
+	// so that a chain agrees with its places' own (Saqba in Eastern Ghouta
+	// in Rif Dimashq, whatever the rows' order).
+	state := make(map[*Place]int) // 1 resolving, 2 done
+	var resolve func(p *Place)
+	resolve = func(p *Place) {
+		if state[p] != 0 {
+			return // done, or a cycle: leave the chain as it is
 		}
+		state[p] = 1
+		if q := ix.Place(p.Parent); q != nil && q != p && (len(p.Admin) <= 1 || !p.inGeoNames()) {
+			resolve(q)
+			p.Admin = append(append([]string(nil), q.Admin...), q.Name)
+			p.AdminIDs = append(append(make([]string, 0, len(q.AdminIDs)+1), q.AdminIDs...), q.ID)
+		}
+		state[p] = 2
+	}
+	for _, pp := range parents {
+		resolve(&d.Places[pp.place])
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package gazetteer_test
 import (
 	"fmt"
 	"log"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -337,4 +338,49 @@ func ExampleIndex_Resolve() {
 	// Hmeimiem: Hmeimim air base (air base, SY) 0.75
 	// Islamic State
 	// Agence France-Presse
+}
+
+// TestAdminChainsAgree: the places of a chain are the gazetteer's own, and
+// each sits in the chain before it, as its own chain says. The graph
+// describes a place in a chain as it describes the place itself, so a
+// chain that disagreed would make the description depend on which caption
+// came first.
+func TestAdminChainsAgree(t *testing.T) {
+	d, err := gazetteer.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := d.Index()
+	linked, bad := 0, 0
+	for i := range d.Places {
+		p := &d.Places[i]
+		if len(p.AdminIDs) != len(p.Admin) {
+			t.Fatalf("%s: admin %q, ids %q", p.ID, p.Admin, p.AdminIDs)
+		}
+		for j, id := range p.AdminIDs {
+			if id == "" {
+				continue
+			}
+			linked++
+			q := ix.Place(id)
+			if q == nil {
+				t.Fatalf("%s: chain place %s is not in the gazetteer", p.ID, id)
+			}
+			// Countries have no chain; others start where p's does.
+			if q.IsCountry() && j == 0 {
+				continue
+			}
+			if !slices.Equal(q.AdminIDs, p.AdminIDs[:j]) {
+				if bad++; bad <= 10 {
+					t.Errorf("%s (%s) is in %q; its chain place %s (%s) is in %q", p.ID, p.Name, p.AdminIDs, q.ID, q.Name, q.AdminIDs)
+				}
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d chain links disagree", bad, linked)
+	}
+	if linked < 50000 {
+		t.Errorf("only %d chain links name a gazetteer place", linked)
+	}
 }

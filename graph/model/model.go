@@ -230,47 +230,38 @@ func (b *builder) entity(e extract.Entity) {
 			b.describe(n, CapgraphGroupType, str(e.GroupType))
 		}
 	case extract.Place:
-		switch {
-		case strings.HasPrefix(e.FeatureCode, "PCL"):
-			b.describe(n, RDFType, SchemaCountry)
-		case e.FeatureClass == "A":
-			b.describe(n, RDFType, SchemaAdministrativeArea)
-		}
 		b.place(n, e, name)
 	}
 }
 
-// geoPrecision says what a place's point is: "capital" for a country (it
-// stands at its capital, or its largest place), "admin-area" for an
-// administrative division (GeoNames' point for it), "settlement" for a
-// populated place, "feature" for a site (an air base, a camp, a
-// mountain), "approximate" for a place of capgraph's own table (placed by
-// hand), and "container" for a place the gazetteer does not know, placed
-// at the place the caption puts it in.
-func geoPrecision(e extract.Entity) string {
-	switch {
-	case e.GeoPrecision != "":
-		return e.GeoPrecision
-	case strings.HasPrefix(e.FeatureCode, "PCL"):
-		return "capital"
-	case e.GeoNamesID == 0 && !strings.HasPrefix(e.ID, "place:adm"):
-		return "approximate"
-	case e.FeatureClass == "A":
-		return "admin-area"
-	case e.FeatureClass == "P":
-		return "settlement"
-	}
-	return "feature"
+// A gazetteerPlace is what a place's description says, whether a caption
+// names the place or it sits in the admin chain of one that does: the
+// two describe one node alike.
+type gazetteerPlace struct {
+	id, name          string
+	geoNamesID        int
+	latitude, long    float64
+	class, code       string
+	placedInContainer bool
 }
 
-func (b *builder) place(n quad.IRI, e extract.Entity, name string) {
-	if e.GeoNamesID != 0 {
-		b.describe(n, OWLSameAs, quad.IRI(geoNamesBase+strconv.Itoa(e.GeoNamesID)+"/"))
+// describePlace writes p's types, name, GeoNames link and point.
+func (b *builder) describePlace(n quad.IRI, p gazetteerPlace) {
+	b.describe(n, RDFType, SchemaPlace)
+	switch {
+	case strings.HasPrefix(p.code, "PCL"):
+		b.describe(n, RDFType, SchemaCountry)
+	case p.class == "A":
+		b.describe(n, RDFType, SchemaAdministrativeArea)
 	}
-	if e.Latitude != 0 || e.Longitude != 0 {
+	b.describe(n, SchemaName, str(p.name))
+	if p.geoNamesID != 0 {
+		b.describe(n, OWLSameAs, quad.IRI(geoNamesBase+strconv.Itoa(p.geoNamesID)+"/"))
+	}
+	if p.latitude != 0 || p.long != 0 {
 		// One point, in the terms of schema.org, W3C WGS84 and GeoSPARQL:
 		// stores index the one they know.
-		lat, long := Decimal(e.Latitude), Decimal(e.Longitude)
+		lat, long := Decimal(p.latitude), Decimal(p.long)
 		geo := quad.IRI(string(n) + "#geo")
 		b.describe(n, SchemaGeo, geo)
 		b.describe(n, GeoHasGeometry, geo)
@@ -280,39 +271,80 @@ func (b *builder) place(n quad.IRI, e extract.Entity, name string) {
 		b.describe(geo, RDFType, GeoGeometry)
 		b.describe(geo, SchemaLatitude, lat)
 		b.describe(geo, SchemaLongitude, long)
-		b.describe(geo, GeoAsWKT, WKTPoint(e.Latitude, e.Longitude))
-		b.describe(geo, CapgraphGeoPrecision, str(geoPrecision(e)))
+		b.describe(geo, GeoAsWKT, WKTPoint(p.latitude, p.long))
+		b.describe(geo, CapgraphGeoPrecision, str(p.precision()))
 	}
+}
+
+// precision says what a place's point is: "capital" for a country (it
+// stands at its capital, or its largest place), "admin-area" for an
+// administrative division (GeoNames' point for it), "settlement" for a
+// populated place, "feature" for a site (an air base, a camp, a
+// mountain), "approximate" for a place of capgraph's own table (placed by
+// hand), and "container" for a place the gazetteer does not know, placed
+// at the place the caption puts it in.
+func (p gazetteerPlace) precision() string {
+	switch {
+	case p.placedInContainer:
+		return "container"
+	case strings.HasPrefix(p.code, "PCL"):
+		return "capital"
+	case p.geoNamesID == 0 && !strings.HasPrefix(p.id, "place:adm"):
+		return "approximate"
+	case p.class == "A":
+		return "admin-area"
+	case p.class == "P":
+		return "settlement"
+	}
+	return "feature"
+}
+
+func (b *builder) place(n quad.IRI, e extract.Entity, name string) {
+	b.describePlace(n, gazetteerPlace{id: e.ID, name: name, geoNamesID: e.GeoNamesID,
+		latitude: e.Latitude, long: e.Longitude, class: e.FeatureClass, code: e.FeatureCode,
+		placedInContainer: e.GeoPrecision == "container"})
 	// Gazetteer containment: the administrative chain, widest first.
 	if strings.HasPrefix(e.FeatureCode, "PCL") || len(e.Admin) == 0 {
 		return
 	}
-	chain := e.Admin
+	chain, areas := e.Admin, e.AdminAreas
 	// An admin area's chain ends with itself; a town named like its
 	// governorate (Aleppo, Idlib, Homs) is inside it.
-	if last := chain[len(chain)-1]; e.FeatureClass != "P" && (strings.EqualFold(last, name) || strings.EqualFold(last, e.Text)) {
-		chain = chain[:len(chain)-1]
+	last := len(chain) - 1
+	if last < len(areas) && areas[last].ID == e.ID ||
+		e.FeatureClass != "P" && (strings.EqualFold(chain[last], name) || strings.EqualFold(chain[last], e.Text)) {
+		chain = chain[:last]
 	}
 	var parent quad.IRI
-	path := adminBase + segment(e.Country)
+	var path strings.Builder
+	path.WriteString(strings.TrimSuffix(adminBase, "/"))
+	if e.Country != "" {
+		path.WriteString("/" + segment(e.Country))
+	}
 	for i, a := range chain {
+		if i > 0 || e.Country == "" {
+			path.WriteString("/" + segment(a))
+		}
 		var node quad.IRI
-		if i == 0 {
-			if e.Country != "" {
-				node = quad.IRI(countryBase + segment(e.Country))
-			} else {
-				node = quad.IRI(adminBase + segment(a))
-				path = string(node)
-			}
-		} else {
-			path += "/" + segment(a)
-			node = quad.IRI(path)
-		}
-		b.describe(node, RDFType, SchemaPlace)
-		if i == 0 && e.Country != "" {
+		switch {
+		case i < len(areas) && areas[i].ID != "":
+			// The gazetteer's own place: the node a caption naming it has.
+			ar := areas[i]
+			node = quad.IRI(EntityIRI(ar.ID))
+			b.describePlace(node, gazetteerPlace{id: ar.ID, name: ar.Name, geoNamesID: ar.GeoNamesID,
+				latitude: ar.Latitude, long: ar.Longitude, class: ar.FeatureClass, code: ar.FeatureCode})
+		case i == 0 && e.Country != "":
+			node = quad.IRI(countryBase + segment(e.Country))
+			b.describe(node, RDFType, SchemaPlace)
 			b.describe(node, RDFType, SchemaCountry)
+			b.describe(node, SchemaName, str(a))
+		default:
+			// A name the gazetteer holds no place for: a node of its own,
+			// by its path.
+			node = quad.IRI(path.String())
+			b.describe(node, RDFType, SchemaPlace)
+			b.describe(node, SchemaName, str(a))
 		}
-		b.describe(node, SchemaName, str(a))
 		if parent != "" {
 			b.describe(node, SchemaContainedInPlace, parent)
 		}

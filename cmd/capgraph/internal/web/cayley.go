@@ -162,10 +162,12 @@ func processFailure(err error, stderr string, lim QueryLimits) (int, string) {
 }
 
 // outOfMemory reports whether a process's stderr says that an allocation
-// failed: the Go runtime's words, strerror(ENOMEM), or the race detector's
-// ("ThreadSanitizer failed to allocate ... (errno: 12)").
+// failed: the Go runtime's words, strerror(ENOMEM), the race detector's
+// ("ThreadSanitizer failed to allocate ... (errno: 12)"), or a thread
+// whose stack could not be mapped under the address-space limit
+// ("runtime/cgo: pthread_create failed: Resource temporarily unavailable").
 func outOfMemory(stderr string) bool {
-	for _, s := range []string{"out of memory", "cannot allocate memory", "failed to allocate"} {
+	for _, s := range []string{"out of memory", "cannot allocate memory", "failed to allocate", "pthread_create failed"} {
 		if strings.Contains(stderr, s) {
 			return true
 		}

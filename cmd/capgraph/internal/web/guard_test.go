@@ -436,3 +436,23 @@ func TestProcessFailure(t *testing.T) {
 		}
 	}
 }
+
+// TestOutOfMemory: each way a query process reports an allocation that
+// its memory limit refused, and messages that are not that.
+func TestOutOfMemory(t *testing.T) {
+	for _, tt := range []struct {
+		stderr string
+		want   bool
+	}{
+		{"fatal error: runtime: out of memory", true},
+		{"runtime: cannot allocate memory", true},
+		{"==123==ERROR: ThreadSanitizer failed to allocate 0x4000 (16384) bytes (errno: 12)", true},
+		{"runtime/cgo: pthread_create failed: Resource temporarily unavailable", true},
+		{"capgraph: store /x does not exist", false},
+		{"panic: runtime error: index out of range [3] with length 3", false},
+	} {
+		if got := outOfMemory(tt.stderr); got != tt.want {
+			t.Errorf("outOfMemory(%q) = %v", tt.stderr, got)
+		}
+	}
+}
