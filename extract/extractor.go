@@ -725,7 +725,7 @@ func (x *Extractor) adminAreas(p, last *gazetteer.Place) []AdminArea {
 }
 
 func area(p *gazetteer.Place) AdminArea {
-	return AdminArea{ID: p.ID, Name: p.Name, GeoNamesID: p.GeoNamesID, Latitude: p.Lat, Longitude: p.Lon,
+	return AdminArea{ID: p.ID, Name: p.Name, GeoNamesID: p.GeoNamesID, Wikidata: p.Wikidata, Latitude: p.Lat, Longitude: p.Lon,
 		FeatureClass: p.Class, FeatureCode: p.Code}
 }
 
@@ -748,7 +748,7 @@ func (d *doc) entities() []Entity {
 			e.Value, e.Precision = m.date.value, m.date.precision
 		case m.place != nil:
 			p := m.place
-			e.GeoNamesID = p.GeoNamesID
+			e.GeoNamesID, e.Wikidata = p.GeoNamesID, p.Wikidata
 			e.Latitude, e.Longitude = p.Lat, p.Lon
 			e.FeatureClass, e.FeatureCode = p.Class, p.Code
 			e.Country = p.Country

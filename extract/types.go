@@ -80,6 +80,7 @@ type Entity struct {
 
 	// PLACE only, when the gazetteer knows the place.
 	GeoNamesID   int      `json:"geonames_id,omitempty"`
+	Wikidata     string   `json:"wikidata,omitempty"` // Wikidata item, "Q858"; countries only, for now
 	Latitude     float64  `json:"latitude,omitzero"`
 	Longitude    float64  `json:"longitude,omitzero"`
 	FeatureClass string   `json:"feature_class,omitempty"` // GeoNames feature class: P populated place, A admin area, S spot, T terrain, L area...
@@ -108,6 +109,7 @@ type AdminArea struct {
 	ID           string  `json:"id"` // "" when the gazetteer holds no place of the chain's name
 	Name         string  `json:"name"`
 	GeoNamesID   int     `json:"geonames_id,omitempty"`
+	Wikidata     string  `json:"wikidata,omitempty"`
 	Latitude     float64 `json:"latitude,omitzero"`
 	Longitude    float64 `json:"longitude,omitzero"`
 	FeatureClass string  `json:"feature_class,omitempty"`

@@ -79,6 +79,7 @@ func TestLinkedData(t *testing.T) {
 	names, parents := make(map[quad.Value]string), make(map[quad.Value]quad.Value)
 	props := make(map[quad.Value]map[quad.IRI]bool)
 	literals := make(map[quad.IRI]int)
+	wikidata := 0
 	for {
 		q, err := r.ReadQuad()
 		if err == io.EOF {
@@ -110,8 +111,17 @@ func TestLinkedData(t *testing.T) {
 				t.Errorf("%v %v: %v", q.Subject, p, err)
 			}
 		case quad.IRI:
-			if p == model.OWLSameAs && strings.Contains(string(o), "geonames") && !geoNamesURI.MatchString(string(o)) {
-				t.Errorf("%v owl:sameAs %v: not http://sws.geonames.org/ID/", q.Subject, o)
+			switch {
+			case p != model.OWLSameAs:
+			case strings.Contains(string(o), "geonames"):
+				if !geoNamesURI.MatchString(string(o)) {
+					t.Errorf("%v owl:sameAs %v: not http://sws.geonames.org/ID/", q.Subject, o)
+				}
+			case strings.Contains(string(o), "wikidata"):
+				wikidata++
+				if !wikidataURI.MatchString(string(o)) {
+					t.Errorf("%v owl:sameAs %v: not http://www.wikidata.org/entity/Q...", q.Subject, o)
+				}
 			}
 		}
 	}
@@ -119,6 +129,9 @@ func TestLinkedData(t *testing.T) {
 		if literals[dt] == 0 {
 			t.Errorf("no %v literal: the corpus does not test it", dt)
 		}
+	}
+	if wikidata == 0 {
+		t.Error("no Wikidata link: the countries have them")
 	}
 	byDomain := []quad.IRI{model.NIFReferenceContext, model.RDFSubject, model.ProvWasDerivedFrom}
 	untyped := 0
@@ -144,7 +157,10 @@ func TestLinkedData(t *testing.T) {
 	t.Logf("%d subjects, %d typed, %d places; literals by datatype: %v", len(props), len(typed), len(places), literals)
 }
 
-var geoNamesURI = regexp.MustCompile(`^http://sws\.geonames\.org/[1-9][0-9]*/$`)
+var (
+	geoNamesURI = regexp.MustCompile(`^http://sws\.geonames\.org/[1-9][0-9]*/$`)
+	wikidataURI = regexp.MustCompile(`^http://www\.wikidata\.org/entity/Q[1-9][0-9]*$`)
+)
 
 var (
 	decimalForm = regexp.MustCompile(`^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)$`)

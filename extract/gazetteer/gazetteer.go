@@ -11,6 +11,7 @@
 package gazetteer
 
 //go:generate sh gen.sh
+//go:generate sh gen-wikidata.sh
 
 import (
 	"bufio"
@@ -28,7 +29,7 @@ import (
 	"github.com/capgraph/capgraph/extract/gazetteer/internal/fold"
 )
 
-//go:embed data/places.tsv.gz data/countries.tsv data/curated_places.tsv data/groups.tsv data/lexicon.tsv data/forbidden.tsv
+//go:embed data/places.tsv.gz data/countries.tsv data/curated_places.tsv data/groups.tsv data/lexicon.tsv data/forbidden.tsv data/wikidata.tsv
 var files embed.FS
 
 // Place is one gazetteer place.
@@ -44,6 +45,7 @@ type Place struct {
 	Country    string   // ISO 3166-1 alpha-2 code
 	Admin      []string // admin chain names, widest first: ["Syria", "Idlib", "Ariha District"], as far as known; empty for countries
 	AdminIDs   []string // the IDs of Admin's places, "" where the gazetteer holds no place of that name
+	Wikidata   string   // the Wikidata item ("Q858"), "" when data/wikidata.tsv has none
 	Parent     string   // ID of the curated parent place ("" when none): Jobar -> Damascus
 	Population int      // 0 when unknown
 	Curated    bool     // true when the curated table made or amended this place
@@ -115,6 +117,9 @@ func load() (*Data, error) {
 	ix := newIndex(d)
 	ix.addPlaces(0)
 	if err := readCurated(d, ix, countries); err != nil {
+		return nil, err
+	}
+	if err := readWikidata(d, ix); err != nil {
 		return nil, err
 	}
 	if err := readGroups(d); err != nil {
@@ -606,6 +611,18 @@ func bareDivisions(names []string) []string {
 }
 
 func (p *Place) inGeoNames() bool { return p.GeoNamesID != 0 && p.Code != "PCLI" }
+
+// readWikidata sets the Wikidata items of data/wikidata.tsv on their places.
+func readWikidata(d *Data, ix *Index) error {
+	return tsv("data/wikidata.tsv", 2, func(line int, f []string) error {
+		p := ix.Place(f[0])
+		if p == nil {
+			return fmt.Errorf("gazetteer: data/wikidata.tsv line %d: no place %s", line, f[0])
+		}
+		p.Wikidata = f[1]
+		return nil
+	})
+}
 
 func readGroups(d *Data) error {
 	seen := map[string]bool{}

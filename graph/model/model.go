@@ -240,6 +240,7 @@ func (b *builder) entity(e extract.Entity) {
 type gazetteerPlace struct {
 	id, name          string
 	geoNamesID        int
+	wikidata          string
 	latitude, long    float64
 	class, code       string
 	placedInContainer bool
@@ -257,6 +258,9 @@ func (b *builder) describePlace(n quad.IRI, p gazetteerPlace) {
 	b.describe(n, SchemaName, str(p.name))
 	if p.geoNamesID != 0 {
 		b.describe(n, OWLSameAs, quad.IRI(geoNamesBase+strconv.Itoa(p.geoNamesID)+"/"))
+	}
+	if p.wikidata != "" {
+		b.describe(n, OWLSameAs, quad.IRI(wikidataBase+p.wikidata))
 	}
 	if p.latitude != 0 || p.long != 0 {
 		// One point, in the terms of schema.org, W3C WGS84 and GeoSPARQL:
@@ -300,7 +304,7 @@ func (p gazetteerPlace) precision() string {
 }
 
 func (b *builder) place(n quad.IRI, e extract.Entity, name string) {
-	b.describePlace(n, gazetteerPlace{id: e.ID, name: name, geoNamesID: e.GeoNamesID,
+	b.describePlace(n, gazetteerPlace{id: e.ID, name: name, geoNamesID: e.GeoNamesID, wikidata: e.Wikidata,
 		latitude: e.Latitude, long: e.Longitude, class: e.FeatureClass, code: e.FeatureCode,
 		placedInContainer: e.GeoPrecision == "container"})
 	// Gazetteer containment: the administrative chain, widest first.
@@ -331,7 +335,7 @@ func (b *builder) place(n quad.IRI, e extract.Entity, name string) {
 			// The gazetteer's own place: the node a caption naming it has.
 			ar := areas[i]
 			node = quad.IRI(EntityIRI(ar.ID))
-			b.describePlace(node, gazetteerPlace{id: ar.ID, name: ar.Name, geoNamesID: ar.GeoNamesID,
+			b.describePlace(node, gazetteerPlace{id: ar.ID, name: ar.Name, geoNamesID: ar.GeoNamesID, wikidata: ar.Wikidata,
 				latitude: ar.Latitude, long: ar.Longitude, class: ar.FeatureClass, code: ar.FeatureCode})
 		case i == 0 && e.Country != "":
 			node = quad.IRI(countryBase + segment(e.Country))

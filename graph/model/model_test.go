@@ -128,7 +128,7 @@ func TestGeo(t *testing.T) {
 		entity    extract.Entity
 		precision string
 	}{
-		{"country", extract.Entity{ID: "place:geonames:163843", GeoNamesID: 163843, FeatureClass: "A", FeatureCode: "PCLI"}, "capital"},
+		{"country", extract.Entity{ID: "place:geonames:163843", GeoNamesID: 163843, Wikidata: "Q858", FeatureClass: "A", FeatureCode: "PCLI"}, "capital"},
 		{"division", extract.Entity{ID: "place:adm1:SY.12", FeatureClass: "A", FeatureCode: "ADM1", Admin: []string{"Syria"}}, "admin-area"},
 		{"town", extract.Entity{ID: "place:geonames:164816", GeoNamesID: 164816, FeatureClass: "P", FeatureCode: "PPLA3", Admin: []string{"Syria", "Idlib"}}, "settlement"},
 		{"air base", extract.Entity{ID: "place:geonames:7910412", GeoNamesID: 7910412, FeatureClass: "S", FeatureCode: "AIRB", Admin: []string{"Syria", "Homs"}}, "feature"},
@@ -154,9 +154,15 @@ func TestGeo(t *testing.T) {
 			if got := objects(qs, n, model.GeoHasGeometry); len(got) != 1 || got[0] != quad.IRI(geo) {
 				t.Errorf("hasGeometry %v", got)
 			}
-			sameAs := objects(qs, n, model.OWLSameAs)
-			if e.GeoNamesID != 0 && (len(sameAs) != 1 || string(sameAs[0].(quad.IRI)) != "http://sws.geonames.org/"+e.ID[len("place:geonames:"):]+"/") {
-				t.Errorf("sameAs %v", sameAs)
+			var want []quad.Value
+			if e.GeoNamesID != 0 {
+				want = append(want, quad.IRI("http://sws.geonames.org/"+e.ID[len("place:geonames:"):]+"/"))
+			}
+			if e.Wikidata != "" {
+				want = append(want, quad.IRI("http://www.wikidata.org/entity/"+e.Wikidata))
+			}
+			if sameAs := objects(qs, n, model.OWLSameAs); !slices.Equal(sameAs, want) {
+				t.Errorf("sameAs %v, want %v", sameAs, want)
 			}
 		})
 	}

@@ -154,6 +154,7 @@ const (
 // http form: the one GeoNames' RDF and every dataset that links to it use).
 const (
 	geoNamesBase   = "http://sws.geonames.org/"
+	wikidataBase   = "http://www.wikidata.org/entity/" // Wikidata's concept URIs
 	controllerBase = Base + "controller/"
 	adminBase      = Base + "place/admin/"
 	countryBase    = Base + "place/country/"
