@@ -800,7 +800,6 @@ func (s *Store) collectOrphans(ctx context.Context, b *batch, described map[quad
 		if done[c] || added[c] {
 			continue
 		}
-		done[c] = true
 		desc, err := s.description(ctx, c)
 		if err != nil {
 			return n, err
@@ -815,6 +814,10 @@ func (s *Store) collectOrphans(ctx context.Context, b *batch, described map[quad
 			}
 			continue
 		}
+		// Only a collected node is done: one still referenced is checked
+		// again if a later collection removes its last reference (an old
+		// admin area held only by districts that go with it).
+		done[c] = true
 		delete(described, c)
 		for _, q := range desc {
 			if !b.deleted[q] {

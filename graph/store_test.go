@@ -704,3 +704,40 @@ func TestSkippedWithoutIDIsLogged(t *testing.T) {
 		t.Errorf("Load: %+v, %v, log %q; want one skipped and logged", st, err, buf.String())
 	}
 }
+
+// TestOrphanedChainCollected replaces captions whose places' admin chains
+// now name gazetteer nodes where they named path nodes: every old path
+// node goes, including a province held only by districts that go in the
+// same batch (the province was checked, still held, before them).
+func TestOrphanedChainCollected(t *testing.T) {
+	place := func(i int, resolved bool) extract.Extraction {
+		dist := fmt.Sprintf("District %d", i)
+		e := extract.Entity{ID: fmt.Sprintf("place:geonames:%d", 100+i), Text: "Town", Type: extract.Place, End: 4,
+			GeoNamesID: 100 + i, FeatureClass: "P", FeatureCode: "PPL", Country: "XX", Admin: []string{"Xland", "Prov", dist}}
+		if resolved {
+			e.AdminAreas = []extract.AdminArea{
+				{ID: "place:geonames:1", Name: "Xland", GeoNamesID: 1, FeatureClass: "A", FeatureCode: "PCLI"},
+				{ID: "place:adm1:XX.01", Name: "Prov", FeatureClass: "A", FeatureCode: "ADM1"},
+				{ID: "", Name: dist},
+			}
+			if i%2 == 0 {
+				e.AdminAreas[2] = extract.AdminArea{ID: fmt.Sprintf("place:adm2:XX.01.%d", i), Name: dist, FeatureClass: "A", FeatureCode: "ADM2"}
+			}
+		}
+		return extract.Extraction{ID: fmt.Sprint("c", i), Text: "Town", Entities: []extract.Entity{e}}
+	}
+	var old, now []extract.Extraction
+	for i := range 12 {
+		old, now = append(old, place(i, false)), append(now, place(i, true))
+	}
+	upgraded := open(t, "")
+	defer upgraded.Close()
+	load(t, upgraded, old)
+	load(t, upgraded, now)
+	fresh := open(t, "")
+	defer fresh.Close()
+	load(t, fresh, now)
+	if got, want := lineSet(export(t, upgraded, graph.NQuads)), lineSet(export(t, fresh, graph.NQuads)); !slices.Equal(got, want) {
+		t.Errorf("replaced store holds %d lines, a fresh one %d; path nodes left: %q", len(got), len(want), slices.DeleteFunc(got, func(l string) bool { return !strings.Contains(l, "/place/admin/") || slices.Contains(want, l) }))
+	}
+}
