@@ -405,14 +405,54 @@ type jsonldEncoder struct {
 	first bool
 }
 
-// jsonldContext is the embedded context: prefixes only, so that nothing
-// is fetched and every IRI stays as written.
-func jsonldContext() map[string]string {
-	m := make(map[string]string, len(model.Prefixes))
+// jsonldContext is the embedded context, so that nothing is fetched: the
+// prefixes, and a term for each property and class of the model.
+func jsonldContext() map[string]any {
+	m := make(map[string]any, len(model.Prefixes)+len(model.JSONLDTerms))
 	for _, p := range model.Prefixes {
 		m[p.Prefix] = p.IRI
 	}
+	for _, t := range model.JSONLDTerms {
+		if t.Type == "" {
+			m[t.Term] = jsonldKey(t.IRI)
+		} else {
+			typ := string(t.Type)
+			if t.Type != "@id" {
+				typ = jsonldKey(t.Type)
+			}
+			m[t.Term] = map[string]string{"@id": jsonldKey(t.IRI), "@type": typ}
+		}
+	}
 	return m
+}
+
+// jsonldTerms indexes the model's terms by IRI.
+var jsonldTerms = func() map[quad.IRI]model.JSONLDTerm {
+	m := make(map[quad.IRI]model.JSONLDTerm, len(model.JSONLDTerms))
+	for _, t := range model.JSONLDTerms {
+		m[t.IRI] = t
+	}
+	return m
+}()
+
+// jsonldTermValue returns v as term t writes it: a plain string when t's
+// type says what v is, else as jsonldValue does.
+func jsonldTermValue(t model.JSONLDTerm, v quad.Value) any {
+	switch v := v.(type) {
+	case quad.IRI:
+		if t.Type == "@id" {
+			return string(v)
+		}
+	case quad.String:
+		if t.Type == "" {
+			return string(v)
+		}
+	case quad.TypedString:
+		if t.Type == v.Type {
+			return string(v.Value)
+		}
+	}
+	return jsonldValue(v)
 }
 
 func (e *jsonldEncoder) begin() error {
@@ -505,17 +545,32 @@ func jsonldNodes(quads []quad.Quad) []map[string]any {
 		}
 		if q.Predicate == model.RDFType {
 			if t, ok := q.Object.(quad.IRI); ok {
+				name := jsonldKey(t)
+				if term, ok := jsonldTerms[t]; ok {
+					name = term.Term
+				}
 				types, _ := cur["@type"].([]string)
-				cur["@type"] = append(types, jsonldKey(t))
+				cur["@type"] = append(types, name)
 				continue
 			}
 		}
-		if _, ok := q.Predicate.(quad.IRI); !ok {
+		p, ok := q.Predicate.(quad.IRI)
+		if !ok {
 			continue
 		}
-		k := jsonldKey(q.Predicate)
-		vals, _ := cur[k].([]any)
-		cur[k] = append(vals, jsonldValue(q.Object))
+		k, v := jsonldKey(p), jsonldValue(q.Object)
+		if term, ok := jsonldTerms[p]; ok {
+			k, v = term.Term, jsonldTermValue(term, q.Object)
+		}
+		// One value as itself, several as an array.
+		switch old := cur[k].(type) {
+		case nil:
+			cur[k] = v
+		case []any:
+			cur[k] = append(old, v)
+		default:
+			cur[k] = []any{old, v}
+		}
 	}
 	return nodes
 }

@@ -167,3 +167,19 @@ func TestGeo(t *testing.T) {
 		})
 	}
 }
+
+// TestJSONLDTerms: a term is neither a prefix (it would redefine every
+// compact IRI of that prefix) nor another term, and names one IRI once.
+func TestJSONLDTerms(t *testing.T) {
+	names := make(map[string]bool)
+	for _, p := range model.Prefixes {
+		names[p.Prefix] = true
+	}
+	iris := make(map[quad.IRI]bool)
+	for _, term := range model.JSONLDTerms {
+		if names[term.Term] || iris[term.IRI] {
+			t.Errorf("term %q (%s) repeats a prefix, a term or an IRI", term.Term, term.IRI)
+		}
+		names[term.Term], iris[term.IRI] = true, true
+	}
+}

@@ -218,3 +218,52 @@ func GraphOfPhoto(photo string) (string, bool) {
 func IsCaptionIRI(iri string) bool {
 	return strings.HasPrefix(iri, graphBase) || strings.HasPrefix(iri, photoBase)
 }
+
+// A JSONLDTerm is a short name that the JSON-LD export's context gives a
+// property or a class, so that its documents read as plain JSON:
+// "name": "Syria" for "schema:name": [{"@value": "Syria"}].
+type JSONLDTerm struct {
+	Term string
+	IRI  quad.IRI
+	// Type is what a value given as a plain string means: "@id" (a node's
+	// IRI), a datatype, or "" (a plain string, or a class for @type).
+	Type quad.IRI
+}
+
+// JSONLDTerms are the terms of the JSON-LD context. A property without a
+// term (capgraph:memberOf, whose name schema:memberOf has, and
+// rdf:object, whose values are nodes or literals) keeps its prefixed name.
+var JSONLDTerms = []JSONLDTerm{
+	// Classes.
+	{"Photograph", SchemaPhotograph, ""}, {"ImageObject", SchemaImageObject, ""},
+	{"Person", SchemaPerson, ""}, {"Place", SchemaPlace, ""}, {"Country", SchemaCountry, ""},
+	{"AdministrativeArea", SchemaAdministrativeArea, ""}, {"Organization", SchemaOrganization, ""},
+	{"NewsMediaOrganization", SchemaNewsMedia, ""}, {"Event", SchemaEvent, ""},
+	{"GeoCoordinates", SchemaGeoCoordinates, ""}, {"Role", SchemaRole, ""},
+	{"ArmedGroup", CapgraphArmedGroup, ""}, {"Context", NIFContext, ""}, {"Geometry", GeoGeometry, ""},
+	// The photo.
+	{"caption", SchemaCaption, ""}, {"identifier", SchemaIdentifier, ""}, {"creditText", SchemaCreditText, ""},
+	{"creator", SchemaCreator, "@id"}, {"sourceOrganization", SchemaSourceOrg, "@id"},
+	{"dateCreated", SchemaDateCreated, ""}, {"datePrecision", CapgraphDatePrecision, ""},
+	{"contentLocation", SchemaContentLocation, "@id"}, {"about", SchemaAbout, "@id"},
+	{"mentions", SchemaMentions, "@id"},
+	// Entities and places.
+	{"name", SchemaName, ""}, {"alternateName", SchemaAlternateName, ""},
+	{"sameAs", OWLSameAs, "@id"}, {"groupType", CapgraphGroupType, ""},
+	{"containedInPlace", SchemaContainedInPlace, "@id"}, {"coordinates", SchemaGeo, "@id"},
+	{"hasGeometry", GeoHasGeometry, "@id"}, {"lat", WGS84Lat, XSDDecimal}, {"long", WGS84Long, XSDDecimal},
+	{"latitude", SchemaLatitude, XSDDecimal}, {"longitude", SchemaLongitude, XSDDecimal},
+	{"asWKT", GeoAsWKT, GeoWKTLiteral}, {"geoPrecision", CapgraphGeoPrecision, ""},
+	// Facts between entities.
+	{"locatedIn", CapgraphLocatedIn, "@id"}, {"within", CapgraphWithin, "@id"},
+	{"controlledBy", CapgraphControlledBy, "@id"}, {"memberOf", SchemaMemberOf, "@id"},
+	{"location", SchemaLocation, "@id"}, {"aliasOf", CapgraphAliasOf, "@id"}, {"roleName", SchemaRoleName, ""},
+	// Mentions, statements and provenance.
+	{"referenceContext", NIFReferenceContext, "@id"}, {"isString", NIFIsString, ""},
+	{"beginIndex", NIFBeginIndex, XSDNonNegativeInteger}, {"endIndex", NIFEndIndex, XSDNonNegativeInteger},
+	{"anchorOf", NIFAnchorOf, ""}, {"taIdentRef", ITSTaIdentRef, "@id"},
+	{"confidence", CapgraphConfidence, XSDDecimal},
+	{"subject", RDFSubject, "@id"}, {"predicate", RDFPredicate, "@id"},
+	{"wasDerivedFrom", ProvWasDerivedFrom, "@id"}, {"generatedAtTime", ProvGeneratedAtTime, XSDDateTime},
+	{"extractorVersion", CapgraphExtractorVersion, ""}, {"contentHash", CapgraphContentHash, ""},
+}
