@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net/url"
 	"runtime"
 	"strconv"
 	"strings"
@@ -39,6 +40,10 @@ type Config struct {
 	// QueriesDir is a directory of user saved queries that add to and
 	// override the built-in ones; "" means built-ins only.
 	QueriesDir string `mapstructure:"queries_dir"`
+	// BaseIRI is the base under which export and serve write the nodes
+	// capgraph mints (photos, caption graphs, entities): an absolute http
+	// or https IRI ending in "/"; "" keeps https://capgraph.org/id/.
+	BaseIRI string `mapstructure:"base_iri"`
 	// LogLevel is one of debug, info, warn, error.
 	LogLevel string `mapstructure:"log_level"`
 	// Quiet turns off progress bars and summaries on stderr.
@@ -188,7 +193,7 @@ func (c Config) settings() map[string]any {
 	return map[string]any{
 		"store": c.Store, "workers": c.Workers, "batch_size": c.BatchSize, "no_sync": c.NoSync,
 		"memory_limit": c.MemoryLimit, "queries_dir": c.QueriesDir, "log_level": c.LogLevel,
-		"quiet": c.Quiet,
+		"quiet": c.Quiet, "base_iri": c.BaseIRI,
 	}
 }
 
@@ -207,12 +212,33 @@ func (c Config) Validate() error {
 	if _, err := ParseSize(c.MemoryLimit); err != nil {
 		errs = append(errs, fmt.Errorf("config: memory_limit: %w", err))
 	}
+	if err := checkBaseIRI(c.BaseIRI); err != nil {
+		errs = append(errs, fmt.Errorf("config: base_iri: %w", err))
+	}
 	switch c.LogLevel {
 	case "debug", "info", "warn", "error":
 	default:
 		errs = append(errs, fmt.Errorf("config: log_level: %q is not one of debug, info, warn, error", c.LogLevel))
 	}
 	return errors.Join(errs...)
+}
+
+// checkBaseIRI accepts "" or an absolute http(s) IRI that ends in "/" and
+// holds no character an N-Triples IRI may not.
+func checkBaseIRI(s string) error {
+	if s == "" {
+		return nil
+	}
+	u, err := url.Parse(s)
+	switch {
+	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+		return fmt.Errorf("%q is not an absolute http or https IRI", s)
+	case !strings.HasSuffix(s, "/"):
+		return fmt.Errorf("%q does not end in /: node paths are appended to it", s)
+	case strings.ContainsAny(s, " <>\"{}|\\^`#?") || strings.ContainsFunc(s, func(r rune) bool { return r < 0x21 }):
+		return fmt.Errorf("%q holds a character that an IRI may not, or a query or fragment", s)
+	}
+	return nil
 }
 
 // EffectiveWorkers returns Workers, or GOMAXPROCS when it is 0.

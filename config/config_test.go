@@ -174,3 +174,27 @@ func FuzzParseSize(f *testing.F) {
 		}
 	})
 }
+
+func TestBaseIRI(t *testing.T) {
+	for _, tt := range []struct {
+		iri  string
+		want string // substring of the error; "" for none
+	}{
+		{"", ""},
+		{"https://archive.example.org/photos/id/", ""},
+		{"http://127.0.0.1:8080/id/", ""},
+		{"https://archive.example.org/id", "does not end in /"},
+		{"ftp://archive.example.org/id/", "not an absolute http or https IRI"},
+		{"/id/", "not an absolute http or https IRI"},
+		{"https://archive.example.org/a b/", "may not"},
+		{"https://archive.example.org/id/?x=/", "may not"},
+		{"https://archive.example.org/id#/", "may not"},
+	} {
+		c := config.Default()
+		c.BaseIRI = tt.iri
+		err := c.Validate()
+		if (tt.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("base_iri %q: %v, want %q", tt.iri, err, tt.want)
+		}
+	}
+}

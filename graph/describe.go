@@ -53,6 +53,9 @@ func (s *Store) Describe(ctx context.Context, w io.Writer, iri string, format Fo
 	}
 	quads = slices.Compact(quads)
 
+	for i := range quads {
+		quads[i] = s.rebaseQuad(quads[i])
+	}
 	bw := bufio.NewWriter(w)
 	var n int
 	switch format {

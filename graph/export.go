@@ -82,7 +82,7 @@ func (s *Store) Export(ctx context.Context, w io.Writer, format Format) (_ int, 
 		n, err := s.streamNT(ctx, nt, &within)
 		if err == nil {
 			var k int
-			k, err = nt.graph(containmentGraph, within.quads())
+			k, err = (rebasing{nt, s}).graph(containmentGraph, within.quads())
 			n += k
 		}
 		if err == nil {
@@ -93,6 +93,7 @@ func (s *Store) Export(ctx context.Context, w io.Writer, format Format) (_ int, 
 		}
 		return n, nil
 	}
+	enc = rebasing{enc, s}
 	n := 0
 	var within *containment // the CSV view has no graphs, so no containment graph
 	if format != CSV {
@@ -752,7 +753,7 @@ func (s *Store) streamNT(ctx context.Context, e *ntEncoder, within *containment)
 					}
 					return n, fmt.Errorf("quad %v has no %v", ref.Key(), d)
 				}
-				t = rdfterm.AppendTerm(nil, val)
+				t = rdfterm.AppendTerm(nil, s.rebase(val))
 				if len(terms) >= 1<<18 {
 					clear(terms)
 				}

@@ -260,3 +260,36 @@ func TestDescribe(t *testing.T) {
 		t.Error("CSV: no error")
 	}
 }
+
+// TestBaseIRI exports a store under a researcher's own base: no node of
+// capgraph's base is left in any format, the vocabulary stays, and the
+// graph is the same but for the names.
+func TestBaseIRI(t *testing.T) {
+	const base = "https://archive.example.org/photos/id/"
+	s, err := graph.Open(context.Background(), "", graph.Options{Now: fixedNow, ExtractorVersion: "test", BaseIRI: base})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	plain := open(t, "")
+	defer plain.Close()
+	load(t, s, sample())
+	load(t, plain, sample())
+	for _, f := range graph.Formats {
+		got, want := export(t, s, f), export(t, plain, f)
+		if strings.Contains(got, model.Base) || !strings.Contains(got, base+"photo/ex-1") {
+			t.Errorf("%s under %s:\n%.600s", f, base, got)
+		}
+		if f != graph.JSONLD && got != strings.ReplaceAll(want, model.Base, base) {
+			t.Errorf("%s: more than the base differs", f)
+		}
+		if f == graph.Turtle && !strings.Contains(got, "@prefix capgraph: <"+model.Vocab+">") {
+			t.Errorf("the vocabulary moved:\n%.400s", got)
+		}
+	}
+	var b strings.Builder
+	if _, err := s.Describe(context.Background(), &b, model.Base+"place/capgraph/jobar", graph.NTriples); err != nil ||
+		!strings.Contains(b.String(), "<"+base+"place/capgraph/jobar> <"+string(model.SchemaName)+"> \"Jobar\" .") || strings.Contains(b.String(), model.Base) {
+		t.Errorf("describe under %s: %v\n%s", base, err, b.String())
+	}
+}

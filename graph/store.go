@@ -95,6 +95,13 @@ type Options struct {
 	// with the running totals; during a bulk load, which commits once at
 	// the end, after each BatchSize quads read.
 	Progress func(LoadStats)
+	// BaseIRI is where Export and Describe put the nodes that capgraph
+	// mints, in place of [model.Base]: "https://example.org/photos/id/"
+	// writes .../id/place/geonames/170654 as
+	// https://example.org/photos/id/place/geonames/170654. The store keeps
+	// model.Base, so a store can be exported under any base. "" is
+	// model.Base.
+	BaseIRI string
 }
 
 // A Store is a capgraph graph: a Cayley quad store holding one named graph

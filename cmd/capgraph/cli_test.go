@@ -289,6 +289,8 @@ func TestReadersSideBySide(t *testing.T) {
 	defer reader.Close()
 	for _, tt := range []cliCase{
 		{name: "export", args: []string{"export", "--store", store, "-f", "csv"}, stdout: "Aleppo", lines: -1},
+		{name: "export under a base", args: []string{"export", "--store", store, "-f", "nt", "--base-iri", "https://archive.example.org/id/"}, stdout: "<https://archive.example.org/id/photo/", lines: -1},
+		{name: "export under a bad base", args: []string{"export", "--store", store, "--base-iri", "archive/id/"}, code: exitUsage, stderr: "base_iri", lines: -1},
 		{name: "stats", args: []string{"stats", "--store", store}, stdout: "captions    1", lines: -1},
 		{name: "query", args: []string{"query", "run", "photos-in-place", "-p", "place=Aleppo", "--store", store, "-f", "csv"}, lines: -1},
 		{name: "build", args: []string{"build", "-q", "--store", store, in}, code: exitError, stderr: "store in use", lines: -1},

@@ -51,6 +51,7 @@ descriptions appear once.`,
 	}
 	cmd.Flags().StringVarP(&opts.Format, "format", "f", "nq", "output `format`: nq, nt, ttl, jsonld or csv")
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write to `file` instead of stdout")
+	cmd.Flags().String("base-iri", "", "write capgraph's nodes under `iri` (ending in /) instead of https://capgraph.org/id/ (setting base_iri)")
 	return cmd
 }
 

@@ -308,7 +308,7 @@ func (a *app) openExisting(ctx context.Context) (*graph.Store, error) {
 			return nil, fmt.Errorf("store %s does not exist: build it first with 'capgraph build --store %s FILE'", addr, addr)
 		}
 	}
-	return graph.Open(ctx, addr, graph.Options{Logger: a.log, ReadOnly: true})
+	return graph.Open(ctx, addr, graph.Options{Logger: a.log, ReadOnly: true, BaseIRI: a.cfg.BaseIRI})
 }
 
 // errEmptyStore reports a store with no captions in it.

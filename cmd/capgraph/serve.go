@@ -88,6 +88,7 @@ goes on.`,
 	cmd.Flags().StringVar(&opts.Addr, "addr", "127.0.0.1:8080", "listen on `host:port`")
 	cmd.Flags().StringSliceVar(&opts.Hosts, "allow-host", nil, "also answer requests for `name` (repeatable; loopback names and the --addr host always)")
 	cmd.Flags().BoolVar(&opts.Cayley, "cayley", false, "serve Cayley's v2 query API under /cayley/ (runs any Gizmo program)")
+	cmd.Flags().String("base-iri", "", "write capgraph's nodes under `iri` (ending in /) in the documents /id/... answers (setting base_iri)")
 	return cmd
 }
 
