@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/cayleygraph/quad"
 
@@ -218,10 +219,7 @@ func (b *builder) entity(e extract.Entity) {
 	}
 	n := b.entityIRI(e)
 	b.describe(n, RDFType, class)
-	name := e.Canonical
-	if name == "" {
-		name = e.Text
-	}
+	name := entityName(e)
 	b.describe(n, SchemaName, str(name))
 	switch e.Type {
 	case extract.ArmedGroup:
@@ -472,10 +470,51 @@ func (b *builder) name(id string) string {
 	if !ok || id == "" {
 		return ""
 	}
-	if e := b.x.Entities[i]; e.Canonical != "" {
+	return entityName(b.x.Entities[i])
+}
+
+// entityName is the name describe gives e: its table's, else its text. A
+// person's name that a caption sets in capitals, as credit lines do
+// ("REUTERS/ALI HAMDAN"), is written in title case: the node's id does not
+// tell "ALI HAMDAN" from "Ali Hamdan", and its description must not
+// depend on which of the two captions a store met first.
+func entityName(e extract.Entity) string {
+	if e.Canonical != "" {
 		return e.Canonical
 	}
-	return b.x.Entities[i].Text
+	if (e.Type == extract.Person || e.Type == extract.Photographer) && isCapitals(e.Text) {
+		return titleCase(e.Text)
+	}
+	return e.Text
+}
+
+// isCapitals reports whether s has a letter and no lower-case one.
+func isCapitals(s string) bool {
+	letter := false
+	for _, r := range s {
+		if unicode.IsLower(r) {
+			return false
+		}
+		letter = letter || unicode.IsLetter(r)
+	}
+	return letter
+}
+
+// titleCase writes each word of s, and each part of a word after a hyphen
+// or an apostrophe, with its first letter upper case and the rest lower:
+// "AL-HAJ O'NEILL" is "Al-Haj O'Neill".
+func titleCase(s string) string {
+	var b strings.Builder
+	start := true
+	for _, r := range s {
+		if start {
+			b.WriteRune(unicode.ToUpper(r))
+		} else {
+			b.WriteRune(unicode.ToLower(r))
+		}
+		start = r == ' ' || r == '-' || r == '\'' || r == '\u2019'
+	}
+	return b.String()
 }
 
 // WKTPoint writes a point as a GeoSPARQL WKT literal: longitude first, in

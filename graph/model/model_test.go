@@ -183,3 +183,27 @@ func TestJSONLDTerms(t *testing.T) {
 		names[term.Term], iris[term.IRI] = true, true
 	}
 }
+
+// TestNamesInCapitals: a person's name set in capitals by a credit line
+// is described in title case, so that the node's name does not depend on
+// which spelling a store met first; other names are kept as written.
+func TestNamesInCapitals(t *testing.T) {
+	for _, tt := range []struct {
+		typ        extract.EntityType
+		text, want string
+	}{
+		{extract.Photographer, "ALI HAMDAN", "Ali Hamdan"},
+		{extract.Photographer, "Ali Hamdan", "Ali Hamdan"},
+		{extract.Person, "AL-HAJ O'NEILL", "Al-Haj O'Neill"},
+		{extract.Person, "ÖZGÜR ÇELİK", "Özgür Çelik"},
+		{extract.Person, "Bashar al-Assad", "Bashar al-Assad"},
+		{extract.Organization, "UNICEF", "UNICEF"},
+	} {
+		e := extract.Entity{ID: "x:" + tt.text, Text: tt.text, Type: tt.typ, End: len([]rune(tt.text))}
+		x := extract.Extraction{ID: "c", Text: tt.text, Entities: []extract.Entity{e}}
+		got := objects(model.Quads(x, model.Provenance{}), model.EntityIRI(e.ID), model.SchemaName)
+		if len(got) != 1 || got[0] != quad.String(tt.want) {
+			t.Errorf("%s %q named %v, want %q", tt.typ, tt.text, got, tt.want)
+		}
+	}
+}
