@@ -27,10 +27,10 @@ func (d *doc) relations() []Relation {
 		r.add(d.photo(), TakenOn, d.arg(m), 0.85)
 	}
 	links, chains := d.placeStructure()
+	d.placeInContainers(links) // first: it gives the places it places their ids
 	for _, l := range links {
 		r.add(d.arg(l.inner), LocatedIn, d.arg(l.outer), 0.8)
 	}
-	d.placeInContainers(links)
 	if m := d.depictedPlace(chains, links); m != nil {
 		r.add(d.photo(), DepictsPlace, d.arg(m), 0.75)
 	}
@@ -60,6 +60,14 @@ func (d *doc) placeInContainers(links []link) {
 			in.container = out.place
 		case out.container != nil:
 			in.container = out.container
+		default:
+			continue
+		}
+		// The id says where: a name the gazetteer lacks may be villages
+		// in two provinces, and the place one caption puts it in must not
+		// decide where another caption's lies ("place:sharan:in:adm1:SY.09").
+		if in.id != "" {
+			in.id += ":in:" + strings.TrimPrefix(in.container.ID, "place:")
 		}
 	}
 }
