@@ -337,15 +337,12 @@ func (b *builder) place(n quad.IRI, e extract.Entity, name string) {
 				latitude: ar.Latitude, long: ar.Longitude, class: ar.FeatureClass, code: ar.FeatureCode})
 		case i == 0 && e.Country != "":
 			node = quad.IRI(countryBase + segment(e.Country))
-			b.describe(node, RDFType, SchemaPlace)
-			b.describe(node, RDFType, SchemaCountry)
-			b.describe(node, SchemaName, str(a))
+			b.describePlace(node, gazetteerPlace{name: a, code: "PCLI"})
 		default:
 			// A name the gazetteer holds no place for: a node of its own,
 			// by its path.
 			node = quad.IRI(path.String())
-			b.describe(node, RDFType, SchemaPlace)
-			b.describe(node, SchemaName, str(a))
+			b.describePlace(node, gazetteerPlace{name: a})
 		}
 		if parent != "" {
 			b.describe(node, SchemaContainedInPlace, parent)
