@@ -259,27 +259,39 @@ func (s *Store) ensureTallies(ctx context.Context) error {
 		return err
 	}
 	// Only what differs: a quad deleted and added in one transaction is
-	// gone after it in Cayley's kv stores.
+	// gone after it in Cayley's kv stores. The deletions go first, in a
+	// transaction of their own: tallies share their count literals, and
+	// a count that one tally loses and another gains would be written
+	// without its node (see batch.transactions). The marker comes last,
+	// so a build stopped between the two counts again.
 	kept := make(map[quad.Quad]bool, len(c.kept))
 	for _, q := range c.kept {
 		kept[q] = true
 	}
-	var deltas []cgraph.Delta
+	var dels, adds []cgraph.Delta
 	for _, q := range tallyQuads(c.counts, c.credits) {
 		if kept[q] {
 			delete(kept, q)
 		} else {
-			deltas = append(deltas, cgraph.Delta{Quad: q, Action: cgraph.Add})
+			adds = append(adds, cgraph.Delta{Quad: q, Action: cgraph.Add})
 		}
 	}
 	for _, q := range c.kept {
 		if kept[q] {
-			deltas = append(deltas, cgraph.Delta{Quad: q, Action: cgraph.Delete})
+			dels = append(dels, cgraph.Delta{Quad: q, Action: cgraph.Delete})
 		}
 	}
-	err = s.qs.ApplyDeltas(deltas, cgraph.IgnoreOpts{IgnoreDup: true, IgnoreMissing: true})
-	s.written()
-	return err
+	for _, deltas := range [][]cgraph.Delta{dels, adds} {
+		if len(deltas) == 0 {
+			continue
+		}
+		err = s.qs.ApplyDeltas(deltas, cgraph.IgnoreOpts{IgnoreDup: true, IgnoreMissing: true})
+		s.written()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // tallyProblems compares the tallies the store keeps with a count of its

@@ -499,20 +499,45 @@ func isCapitals(s string) bool {
 
 // titleCase writes each word of s, and each part of a word after a hyphen
 // or an apostrophe, with its first letter upper case and the rest lower:
-// "AL-HAJ O'NEILL" is "Al-Haj O'Neill".
+// "AL-HAJ O'NEILL" is "Al-Haj O'Neill". A particle after the first word is
+// written in lower case, as names in running text write it, so that
+// "SALEH AL-HAMWI" in a credit line and "Saleh al-Hamwi" in another are
+// one name: "Saleh al-Hamwi", "Juan de la Cruz".
 func titleCase(s string) string {
-	var b strings.Builder
-	start := true
-	for _, r := range s {
-		if start {
-			b.WriteRune(unicode.ToUpper(r))
-		} else {
-			b.WriteRune(unicode.ToLower(r))
+	words := strings.Split(s, " ")
+	for i, w := range words {
+		var b strings.Builder
+		start := true
+		for _, r := range w {
+			if start {
+				b.WriteRune(unicode.ToUpper(r))
+			} else {
+				b.WriteRune(unicode.ToLower(r))
+			}
+			start = r == '-' || r == '\'' || r == '\u2019'
 		}
-		start = r == ' ' || r == '-' || r == '\'' || r == '\u2019'
+		w = b.String()
+		if i > 0 {
+			lower := strings.ToLower(w)
+			if article, _, ok := strings.Cut(lower, "-"); ok && nameArticles[article] {
+				w = article + w[len(article):]
+			} else if nameParticles[lower] {
+				w = lower
+			}
+		}
+		words[i] = w
 	}
-	return b.String()
+	return strings.Join(words, " ")
 }
+
+// nameArticles are the Arabic article's transliterations that open a
+// hyphenated part of a name (al-Assad, el-Sisi, ash-Shami); nameParticles
+// the words between the parts of European and Arabic names that are
+// written in lower case.
+var (
+	nameArticles  = map[string]bool{"al": true, "el": true, "ad": true, "an": true, "ar": true, "as": true, "ash": true, "at": true, "az": true}
+	nameParticles = map[string]bool{"bin": true, "bint": true, "ibn": true, "da": true, "das": true, "de": true, "del": true, "della": true, "der": true, "di": true, "do": true, "dos": true, "du": true, "la": true, "le": true, "van": true, "von": true, "y": true}
+)
 
 // WKTPoint writes a point as a GeoSPARQL WKT literal: longitude first, in
 // the default reference system, CRS84.
