@@ -128,9 +128,12 @@ func TestGoldSets(t *testing.T) {
 		geocoded         float64 // share of the places found that carry coordinates
 	}{
 		{path: "../../shared/captions/dev.jsonl", entity: 0.97, relation: 0.95, perType: 0.85, placePrecision: 0.93, geocoded: 0.95},
-		{path: "../../shared/captions/dev-world.jsonl", entity: 0.93, relation: 0.87, perType: 0.85, placePrecision: 0.93, geocoded: 0.95},
+		// Streets and stations named after no town the gazetteer holds are
+		// found and left without coordinates, not given a wrong point.
+		{path: "../../shared/captions/dev-world.jsonl", entity: 0.93, relation: 0.87, perType: 0.85, placePrecision: 0.93, geocoded: 0.94},
 		{path: "testdata/gold/blind.jsonl", entity: 0.92, relation: 0.80},
 		{path: "testdata/gold/blind-world.jsonl", entity: 0.92, relation: 0.80},
+		{path: "testdata/gold/blind-genres.jsonl", entity: 0.86, relation: 0.79},
 	}
 	for _, tt := range tests {
 		t.Run(filepath.Base(tt.path), func(t *testing.T) {

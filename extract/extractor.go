@@ -194,6 +194,7 @@ func (x *Extractor) Extract(c Caption) Extraction {
 	d.findDates()
 	d.matchTables()
 	d.findOrganizations()
+	d.findHeadedNames()
 	d.findPeople()
 	d.proposeUnknown()
 	d.coherePlaces()

@@ -1,0 +1,274 @@
+package extract
+
+import (
+	"strings"
+
+	"github.com/capgraph/capgraph/extract/gazetteer"
+)
+
+// Official names end in a head noun that says what they name: "Sule
+// Pagoda", "Legislative Council Complex" (places), "Election Commission of
+// India", "Search and Rescue Association" (organisations), "41st
+// Mechanised Brigade" (armed groups), "32nd Arab League Summit",
+// "Operation Checkmate" (events). No table can hold them all, but their
+// grammar is the same in every country: capitalised words, the lower-case
+// connectors of official names between them, an ordinal or a year before
+// or inside, and the head last, or first for operations. A place a table
+// found inside such a name is part of it ("Sri Lanka Army", "Brandenburg
+// Gate"), as the annotation takes no nested entities.
+
+// eventHeads are the words that end an event's name.
+var eventHeads = set("summit", "conference", "games", "olympics", "marathon", "cup", "championship",
+	"championships", "festival", "forum", "expo", "day", "congress", "convention", "tournament",
+	"open", "rally", "jamboree", "parade")
+
+// facilityHeads are the words that end a place's name and are too rare
+// in other names to need a context: "Rustaveli Avenue", "Yamato-Saidaiji
+// Station".
+var facilityHeads = set("avenue", "boulevard", "pagoda", "temple", "shrine", "complex", "building",
+	"buildings", "terminal", "library", "mall", "station", "plaza", "basilica", "monastery",
+	"synagogue", "memorial", "monument", "gardens", "beach", "pier", "quay", "tunnel", "barracks",
+	"courthouse", "superdome", "dome", "pavilion", "racecourse", "circuit", "velodrome", "lane",
+	"causeway", "promenade", "embankment", "wharf", "dock", "docks", "reservoir", "canal", "bay")
+
+// placeHouseWords make "House" after them a place: "Opera House".
+var placeHouseWords = set("opera", "guest", "state", "government", "parliament", "court", "custom", "customs")
+
+// nameConnectorsOfficial are lower-case words inside official names.
+var officialConnectors = set("of", "and", "for", "the", "on", "de", "del", "la", "do", "da", "di", "des", "du", "y", "et")
+
+// streetFirst are generic words that open street and square names in
+// other languages: "plaza de Mayo", "Avenida Paulista", "place de la
+// République". The generic is part of the name.
+var streetFirst = set("plaza", "piazza", "place", "rue", "avenida", "avenue", "calle", "praça", "praca",
+	"largo", "maidan", "via", "boulevard", "paseo", "rambla", "ulitsa", "platz", "plac", "meydanı")
+
+// streetParticles are the words between a street's generic and its name.
+var streetParticles = set("de", "del", "la", "las", "los", "du", "des", "della", "di", "do", "da", "dos", "das", "el")
+
+// findHeadedNames proposes the names above. It runs after the tables, so
+// a name a table knows whole keeps its table's type.
+func (d *doc) findHeadedNames() {
+	for i := 0; i < len(d.toks); i++ {
+		if i > 0 && d.owner[i-1] == nil && d.toks[i-1].lower != "the" && isUpperStart(d.toks[i-1].text) &&
+			gapJoins(d.text[d.toks[i-1].end:d.toks[i].start]) && d.sent[i-1] == d.sent[i] {
+			continue // mid-run: the run began before
+		}
+		typ, e := d.headedName(i)
+		if typ == "" {
+			continue
+		}
+		// "Quetta Railway Station": a facility named after its town lies
+		// in it, as far as anyone can tell without a map.
+		var town *gazetteer.Place
+		for k := i; k < e; k++ {
+			if o := d.owner[k]; o != nil && o.place != nil && o.place.Class == "P" {
+				town = o.place
+			}
+		}
+		if !d.takeOver(i, e) {
+			continue
+		}
+		m := d.newMention(typ, i, e, confContext)
+		if typ == Place && town != nil {
+			m.container = town
+			m.id += ":in:" + strings.TrimPrefix(town.ID, "place:")
+		}
+		m.proposed = true
+		d.add(m)
+		i = e - 1
+	}
+}
+
+// headedName returns the type and end of a headed name that starts at
+// token i, or "" when none does.
+func (d *doc) headedName(i int) (EntityType, int) {
+	t := d.toks[i]
+	if streetFirst[t.lower] {
+		return d.streetName(i)
+	}
+	if t.lower == "operation" && isUpperStart(t.text) && i+1 < len(d.toks) && d.joined(i, i+1) &&
+		isUpperStart(d.toks[i+1].text) && d.owner[i+1] == nil {
+		e := i + 2
+		for e < len(d.toks) && e-i < 4 && d.joined(e-1, e) && isUpperStart(d.toks[e].text) && d.owner[e] == nil {
+			e++
+		}
+		return Event, e // "Operation Checkmate"
+	}
+	ordinal := isOrdinal(t.text)
+	if !ordinal && (!isUpperStart(t.text) || titleWords[t.lower] || d.owner[i] != nil && d.owner[i].typ != Place) {
+		return "", 0
+	}
+	// Walk the run: capitalised words (a table's place among them),
+	// connectors between them, a year; note the last head.
+	var typ EntityType
+	head := -1
+run:
+	for k := i; k < len(d.toks) && k-i < 9; k++ {
+		if k > i && (!d.joined(k-1, k) || d.sent[k] != d.sent[i]) {
+			break
+		}
+		w := d.toks[k]
+		if m := d.owner[k]; m != nil {
+			if m.typ != Place || m.ts < i {
+				break
+			}
+			k = m.te - 1
+			continue
+		}
+		switch {
+		case isUpperStart(w.text):
+			if ht := headType(d, k); ht != "" && k > i {
+				typ, head = ht, k
+			}
+		case k == i && ordinal:
+		case head < 0 && w.lower == "of":
+			// "Officials of the Election Commission": the name begins
+			// after "of", where the loop over starts will find it.
+			return "", 0
+		case k > i && officialConnectors[w.lower] && k+1 < len(d.toks) && (isUpperStart(d.toks[k+1].text) || d.toks[k+1].lower == "the"):
+		case isYear(w.text) && k > i:
+		default:
+			break run
+		}
+	}
+	if head < 0 {
+		return "", 0
+	}
+	e := head + 1
+	if typ != Place {
+		// "Election Commission of India", "Armed Forces of the Democratic
+		// Republic of the Congo": an "of" phrase after the head.
+		e = d.ofPhrase(e)
+	}
+	if !d.nameWorthy(i, head) {
+		return "", 0
+	}
+	if typ == ArmedGroup && gazetteer.IsAdminWord(d.toks[head].lower) && !ordinal {
+		return "", 0 // "Sagaing Division" is a region; "58th Division" a unit
+	}
+	return typ, e
+}
+
+// headType is the type that token k, capitalised, gives a name it ends.
+func headType(d *doc, k int) EntityType {
+	w := d.toks[k].lower
+	switch {
+	case facilityHeads[w], placeHeads[w] && w != "district" && w != "field" && w != "valley":
+		return Place
+	case w == "house" && k > 0 && placeHouseWords[d.toks[k-1].lower]:
+		return Place
+	case eventHeads[w]:
+		return Event
+	case nameUnitWords[w], w == "division", w == "corps", w == "regiment", w == "unit", w == "guard", w == "army" && k > 0 && !demonyms[d.toks[k-1].lower]:
+		return ArmedGroup
+	case orgHeads[w] || w == "congress" || w == "institute" || w == "university" || w == "college" || w == "academy":
+		return Organization
+	}
+	return ""
+}
+
+// ofPhrase extends a name over "of [the] Capitalised ..." after its end
+// token e (exclusive), and returns the new end.
+func (d *doc) ofPhrase(e int) int {
+	for e+1 < len(d.toks) && d.toks[e].lower == "of" && d.joined(e-1, e) && d.sent[e] == d.sent[e-1] {
+		k := e + 1
+		if d.toks[k].lower == "the" && k+1 < len(d.toks) && d.joined(k, k+1) {
+			k++
+		}
+		j := k
+		for j < len(d.toks) && j-k < 4 && d.joined(j-1, j) && isUpperStart(d.toks[j].text) &&
+			(d.owner[j] == nil || d.owner[j].typ == Place && d.owner[j].te <= j+3) {
+			if m := d.owner[j]; m != nil {
+				j = m.te
+				continue
+			}
+			j++
+		}
+		if j == k {
+			break
+		}
+		e = j
+	}
+	return e
+}
+
+// nameWorthy reports whether tokens [i, head] are more than ordinary
+// capitalised words: one of them is not a common word, or an ordinal
+// opens them ("6th Brigade").
+func (d *doc) nameWorthy(i, head int) bool {
+	if isOrdinal(d.toks[i].text) {
+		return true
+	}
+	for k := i; k < head; k++ {
+		if d.owner[k] != nil {
+			return true
+		}
+		w := d.toks[k].lower
+		if isUpperStart(d.toks[k].text) && !commonWords[w] && !officialConnectors[w] && !titleWords[w] && !roleWords[w] {
+			return true
+		}
+	}
+	// "National Stadium", "Central Station": a common word before a
+	// facility's head is its name.
+	return head > i && facilityHeads[d.toks[head].lower]
+}
+
+// streetName reads a street or square whose generic comes first: the
+// generic, its connectors and a capitalised name.
+func (d *doc) streetName(i int) (EntityType, int) {
+	k := i + 1
+	for k < len(d.toks) && k-i <= 3 && streetParticles[d.toks[k].text] && d.joined(k-1, k) {
+		k++ // "de", "de la"
+	}
+	if k >= len(d.toks) || !d.joined(k-1, k) || !isUpperStart(d.toks[k].text) {
+		return "", 0
+	}
+	if m := d.owner[k]; m != nil && m.typ != Place {
+		return "", 0
+	}
+	// A capitalised generic opens a name only before a name of one word
+	// or joined words; in lower case it always does.
+	capital := isUpperStart(d.toks[i].text)
+	if capital && k == i+1 && (commonWords[d.toks[k].lower] || d.owner[k] != nil && d.owner[k].place != nil && d.owner[k].place.IsCountry() && d.toks[i].lower == "place") {
+		return "", 0
+	}
+	if !capital && k == i+1 && d.toks[i].lower != "rue" && d.toks[i].lower != "via" && d.toks[i].lower != "avenida" && d.toks[i].lower != "calle" {
+		return "", 0 // "place Mayo" is rare; "plaza de Mayo" is the form
+	}
+	e := k
+	for e < len(d.toks) && e-k < 4 && d.joined(e-1, e) && d.sent[e] == d.sent[i] &&
+		(isUpperStart(d.toks[e].text) || nameParticles[d.toks[e].lower] && e+1 < len(d.toks) && isUpperStart(d.toks[e+1].text)) {
+		if m := d.owner[e]; m != nil {
+			if m.typ != Place || m.ts < k {
+				break
+			}
+			e = m.te
+			continue
+		}
+		e++
+	}
+	if e == k {
+		return "", 0
+	}
+	return Place, e
+}
+
+// joined reports whether tokens a and b = a+1 are joined as words of one
+// name are: by a space, a hyphen or an apostrophe.
+func (d *doc) joined(a, b int) bool {
+	return gapJoins(d.text[d.toks[a].end:d.toks[b].start])
+}
+
+// isOrdinal reports whether s is a number written as an ordinal: "41st".
+func isOrdinal(s string) bool {
+	n := len(s)
+	if n < 3 || !isDigits(s[:n-2]) {
+		return false
+	}
+	switch strings.ToLower(s[n-2:]) {
+	case "st", "nd", "rd", "th":
+		return true
+	}
+	return false
+}
