@@ -133,7 +133,7 @@ func TestGoldSets(t *testing.T) {
 		{path: "../../shared/captions/dev-world.jsonl", entity: 0.93, relation: 0.87, perType: 0.85, placePrecision: 0.93, geocoded: 0.94},
 		{path: "testdata/gold/blind.jsonl", entity: 0.92, relation: 0.80},
 		{path: "testdata/gold/blind-world.jsonl", entity: 0.92, relation: 0.80},
-		{path: "testdata/gold/blind-genres.jsonl", entity: 0.86, relation: 0.79},
+		{path: "testdata/gold/blind-genres.jsonl", entity: 0.90, relation: 0.82},
 	}
 	for _, tt := range tests {
 		t.Run(filepath.Base(tt.path), func(t *testing.T) {

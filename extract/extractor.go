@@ -482,9 +482,11 @@ func (d *doc) accept(c candidate) *mention {
 		}
 		// "Zaporizhzhia nuclear power plant": a lower-case word left inside
 		// ends the name before it; a shorter candidate will take the name.
+		// One joined by a hyphen or an apostrophe is part of a word:
+		// "Ta'izz", "Cox's Bazar", "Côte d'Ivoire".
 		for k := c.ts + 1; k < te; k++ {
 			if !isUpperStart(d.toks[k].text) && !nameParticles[d.toks[k].lower] && !nameConnectors[d.toks[k].lower] &&
-				d.text[d.toks[k-1].end:d.toks[k].start] != "-" && (k+1 >= len(d.toks) || d.text[d.toks[k].end:d.toks[k+1].start] != "-") {
+				!wordJoin(d.text[d.toks[k-1].end:d.toks[k].start]) && (k+1 >= len(d.toks) || !wordJoin(d.text[d.toks[k].end:d.toks[k+1].start])) {
 				return nil
 			}
 		}
@@ -525,6 +527,10 @@ func lowerStartOK(toks []token) bool {
 
 func isApostrophe(s string) bool { return s == "'" || s == "’" }
 
+// wordJoin reports whether gap joins two tokens into one word: a hyphen
+// or an apostrophe.
+func wordJoin(gap string) bool { return gap == "-" || isApostrophe(gap) }
+
 // resolveRef builds the mention one trie ref stands for and scores it
 // against the other refs of the same span.
 func (d *doc) resolveRef(r ref, surface string, single bool, c candidate) (*mention, float64) {
@@ -548,6 +554,14 @@ func (d *doc) resolveRef(r ref, surface string, single bool, c candidate) (*ment
 		curated := p.Curated
 		major := p.Code == "PCLI" || p.Code == "ADM1" || p.Code == "PPLC" || p.Population >= 100000
 		if single && commonWords[lowerSurface] && !major {
+			return nil, 0
+		}
+		// "Ursula VON DER LEYEN": a minor place's short code in capitals
+		// is a particle or an abbreviation; "Pope Leo": a word after a
+		// title is a name.
+		if single && !curated && !p.IsCountry() && len(surface) <= 3 && isAllCaps(surface) && !strings.EqualFold(surface, p.Name) ||
+			single && !major && !curated && c.ts > 0 && titleWords[d.toks[c.ts-1].lower] && isUpperStart(d.toks[c.ts-1].text) &&
+				d.text[d.toks[c.ts-1].end:d.toks[c.ts].start] == " " {
 			return nil, 0
 		}
 		// A minor place spelled like an ordinary word at the start of a
@@ -600,7 +614,9 @@ func placeScore(p *gazetteer.Place) float64 {
 	}
 	switch p.Code {
 	case "PCLI", "PCLD", "PCLF", "PCLS", "PCL":
-		s += 30
+		// Above any city the country's name is also a name of, curated
+		// or not: "Mexico" is the country, "Mexico City" the city.
+		s += 60
 	case "ADM1":
 		s += 4 // below the city it is named after: "Aleppo" is the city unless "province" follows
 	case "PPLC":

@@ -19,8 +19,16 @@ import (
 
 // eventHeads are the words that end an event's name.
 var eventHeads = set("summit", "conference", "games", "olympics", "marathon", "cup", "championship",
-	"championships", "festival", "forum", "expo", "day", "congress", "convention", "tournament",
+	"championships", "festival", "forum", "expo", "day", "convention", "tournament",
 	"open", "rally", "jamboree", "parade")
+
+// eventFirst are the words that open an event's name: "Operation Sea
+// Breeze", "Hurricane Katrina", "Typhoon Haiyan".
+var eventFirst = set("operation", "hurricane", "typhoon", "cyclone", "storm", "tropical")
+
+// companySuffixes end a company's name, with their full stop: "Tokyo
+// Electric Power Co., Inc.", "Edison Co.".
+var companySuffixes = set("co", "corp", "inc", "ltd", "llc", "plc", "gmbh", "ag", "sa", "nv", "bv", "spa", "pte")
 
 // facilityHeads are the words that end a place's name and are too rare
 // in other names to need a context: "Rustaveli Avenue", "Yamato-Saidaiji
@@ -66,10 +74,16 @@ func (d *doc) findHeadedNames() {
 				town = o.place
 			}
 		}
-		if !d.takeOver(i, e) {
-			continue
+		for k := i; k < e; k++ {
+			if o := d.owner[k]; o != nil {
+				d.remove(o) // headedName checked that it fits inside
+			}
 		}
 		m := d.newMention(typ, i, e, confContext)
+		if typ == Organization && companySuffixes[d.toks[e-1].lower] && strings.HasPrefix(d.text[m.end:], ".") {
+			m.end++ // "Edison Co."
+			m.id = proposedID(typ, d.text[m.start:m.end])
+		}
 		if typ == Place && town != nil {
 			m.container = town
 			m.id += ":in:" + strings.TrimPrefix(town.ID, "place:")
@@ -87,16 +101,16 @@ func (d *doc) headedName(i int) (EntityType, int) {
 	if streetFirst[t.lower] {
 		return d.streetName(i)
 	}
-	if t.lower == "operation" && isUpperStart(t.text) && i+1 < len(d.toks) && d.joined(i, i+1) &&
-		isUpperStart(d.toks[i+1].text) && d.owner[i+1] == nil {
+	if eventFirst[t.lower] && isUpperStart(t.text) && i+1 < len(d.toks) && d.joined(i, i+1) &&
+		isUpperStart(d.toks[i+1].text) && d.owner[i+1] == nil && !eventFirst[d.toks[i+1].lower] {
 		e := i + 2
 		for e < len(d.toks) && e-i < 4 && d.joined(e-1, e) && isUpperStart(d.toks[e].text) && d.owner[e] == nil {
 			e++
 		}
-		return Event, e // "Operation Checkmate"
+		return Event, e
 	}
 	ordinal := isOrdinal(t.text)
-	if !ordinal && (!isUpperStart(t.text) || titleWords[t.lower] || d.owner[i] != nil && d.owner[i].typ != Place) {
+	if !ordinal && (!isUpperStart(t.text) || titleWords[t.lower] || d.owner[i] != nil && (d.owner[i].typ == Date || d.owner[i].ts != i)) {
 		return "", 0
 	}
 	// Walk the run: capitalised words (a table's place among them),
@@ -110,8 +124,11 @@ run:
 		}
 		w := d.toks[k]
 		if m := d.owner[k]; m != nil {
-			if m.typ != Place || m.ts < i {
+			if m.typ == Date || m.ts < i {
 				break
+			}
+			if m.typ == Event && eventHeads[d.toks[m.te-1].lower] {
+				typ, head = Event, m.te-1 // "Beijing 2008" + "Olympic Games"
 			}
 			k = m.te - 1
 			continue
@@ -122,6 +139,8 @@ run:
 				typ, head = ht, k
 			}
 		case k == i && ordinal:
+		case head >= 0 && w.lower == "of":
+			break run // "Abbey Gate of Hamid Karzai International Airport": ofPhrase decides
 		case head < 0 && w.lower == "of":
 			// "Officials of the Election Commission": the name begins
 			// after "of", where the loop over starts will find it.
@@ -147,6 +166,29 @@ run:
 	if typ == ArmedGroup && gazetteer.IsAdminWord(d.toks[head].lower) && !ordinal {
 		return "", 0 // "Sagaing Division" is a region; "58th Division" a unit
 	}
+	if m := d.owner[i]; m != nil && m.te == e {
+		return "", 0 // a table knows the name whole: "French Open"
+	}
+	// What a table found inside must fit: a place in any name ("Sri Lanka
+	// Army"), a person in a facility's ("Hamid Karzai International
+	// Airport"), a body or a group in an event's ("32nd Arab League
+	// Summit"), a body in a body's.
+	for k := i; k < e; k++ {
+		m := d.owner[k]
+		if m != nil && (m.ts < i || m.te > e) {
+			return "", 0
+		}
+		if m == nil || m.typ == Place || m.typ == typ {
+			continue
+		}
+		if typ == Place && m.typ == Person || typ == Event {
+			continue
+		}
+		return "", 0
+	}
+	if typ == Organization && companySuffixes[d.toks[e-1].lower] {
+		e = d.companyEnd(e)
+	}
 	return typ, e
 }
 
@@ -160,35 +202,57 @@ func headType(d *doc, k int) EntityType {
 		return Place
 	case eventHeads[w]:
 		return Event
-	case nameUnitWords[w], w == "division", w == "corps", w == "regiment", w == "unit", w == "guard", w == "army" && k > 0 && !demonyms[d.toks[k-1].lower]:
+	case nameUnitWords[w], w == "division", w == "corps", w == "regiment", w == "unit", w == "guard",
+		w == "army" && k > 0 && !demonyms[d.toks[k-1].lower], w == "forces" && k > 0 && d.toks[k-1].lower == "armed":
 		return ArmedGroup
-	case orgHeads[w] || w == "congress" || w == "institute" || w == "university" || w == "college" || w == "academy":
+	case orgHeads[w] || companySuffixes[w] && d.toks[k].text != strings.ToUpper(d.toks[k].text) || w == "congress" || w == "institute" || w == "university" || w == "college" || w == "academy":
 		return Organization
 	}
 	return ""
 }
 
-// ofPhrase extends a name over "of [the] Capitalised ..." after its end
-// token e (exclusive), and returns the new end.
+// ofPhrase extends a name over an "of", "for" or "on" phrase of
+// capitalised words after its end token e (exclusive): "Election
+// Commission of India", "Armed Forces of the Democratic Republic of the
+// Congo", "Day of Remembrance for Truth and Justice", "Summit on
+// Refugees". It returns the new end.
 func (d *doc) ofPhrase(e int) int {
-	for e+1 < len(d.toks) && d.toks[e].lower == "of" && d.joined(e-1, e) && d.sent[e] == d.sent[e-1] {
+	for e+1 < len(d.toks) && ofWords[d.toks[e].lower] && d.joined(e-1, e) && d.sent[e] == d.sent[e-1] {
 		k := e + 1
 		if d.toks[k].lower == "the" && k+1 < len(d.toks) && d.joined(k, k+1) {
 			k++
 		}
 		j := k
-		for j < len(d.toks) && j-k < 4 && d.joined(j-1, j) && isUpperStart(d.toks[j].text) &&
-			(d.owner[j] == nil || d.owner[j].typ == Place && d.owner[j].te <= j+3) {
+		for j < len(d.toks) && j-k < 5 && d.joined(j-1, j) && d.sent[j] == d.sent[e] {
 			if m := d.owner[j]; m != nil {
+				if m.typ != Place || m.ts != j {
+					break
+				}
 				j = m.te
 				continue
 			}
-			j++
+			w := d.toks[j]
+			if isUpperStart(w.text) || w.lower == "and" && j > k && j+1 < len(d.toks) && isUpperStart(d.toks[j+1].text) {
+				j++
+				continue
+			}
+			break
 		}
 		if j == k {
 			break
 		}
 		e = j
+	}
+	return e
+}
+
+var ofWords = set("of", "for", "on")
+
+// companyEnd takes a second suffix after a comma into the company name
+// ending at e: "Co., Inc.". The full stops are added by withStop.
+func (d *doc) companyEnd(e int) int {
+	if e < len(d.toks) && companySuffixes[d.toks[e].lower] && strings.TrimPrefix(d.text[d.toks[e-1].end:d.toks[e].start], ".") == ", " {
+		e++
 	}
 	return e
 }

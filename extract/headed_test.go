@@ -9,12 +9,7 @@ import (
 // TestHeadedNames: names no table holds, told by their head word, on
 // captions written for this test.
 func TestHeadedNames(t *testing.T) {
-	x := newExtractor(t)
-	for _, tt := range []struct {
-		text string
-		want []extract.Entity // Text and Type; present
-		not  []extract.Entity // absent
-	}{
+	checkNames(t, []nameCase{
 		{text: "Protesters march on Rustaveli Avenue in Tbilisi, Georgia, May 1, 2024. REUTERS/Jane Doe",
 			want: []extract.Entity{{Text: "Rustaveli Avenue", Type: extract.Place}}},
 		{text: "Officials of the Election Commission of India count ballots in Lucknow, India, June 4, 2024.",
@@ -32,9 +27,49 @@ func TestHeadedNames(t *testing.T) {
 		{text: "The ceremony took place at Camille Chamoun Sports City Stadium in Beirut, Lebanon, February 23, 2025.",
 			want: []extract.Entity{{Text: "Camille Chamoun Sports City Stadium", Type: extract.Place}},
 			not:  []extract.Entity{{Text: "place at Camille Chamoun Sports City Stadium", Type: extract.Place}}},
+		{text: "Travellers wait at the Abbey Gate of Hamid Karzai International Airport in Kabul, Afghanistan, August 26, 2021.",
+			want: []extract.Entity{{Text: "Hamid Karzai International Airport", Type: extract.Place}}},
+		{text: "Crews of Southern California Edison Co. repair lines in Malibu, California, January 9, 2025.",
+			want: []extract.Entity{{Text: "Southern California Edison Co.", Type: extract.Organization}}},
+		{text: "Residents wade through a flooded street after Typhoon Haiyan hit Tacloban, Philippines, November 10, 2013.",
+			want: []extract.Entity{{Text: "Typhoon Haiyan", Type: extract.Event}}},
+		{text: "Former South Korean President Roh Moo-hyun speaks in Seoul, South Korea, May 3, 2007.",
+			want: []extract.Entity{{Text: "Roh Moo-hyun", Type: extract.Person}}},
+		{text: "Italian Prime Minister Jane ROSSI and Ursula VON DER LEYEN talk in Brussels, Belgium, June 27, 2024.",
+			want: []extract.Entity{{Text: "Jane ROSSI", Type: extract.Person}, {Text: "Ursula VON DER LEYEN", Type: extract.Person}},
+			not:  []extract.Entity{{Text: "VON", Type: extract.Place}, {Text: "Italian Prime Minister Jane ROSSI", Type: extract.Person}}},
+		{text: "Sheikh Tamim bin Hamad Al Thani arrives in Doha, Qatar, May 1, 2023.",
+			want: []extract.Entity{{Text: "Tamim bin Hamad Al Thani", Type: extract.Person}}},
 		{text: "Smoke rises over burnt buildings in Mingin Township, Sagaing Division, Myanmar. Photo: AFP",
 			not: []extract.Entity{{Text: "Sagaing Division", Type: extract.ArmedGroup}}},
-	} {
+	})
+}
+
+// TestApostropheNames: a place whose name has an apostrophe inside is
+// one name.
+func TestApostropheNames(t *testing.T) {
+	checkNames(t, []nameCase{
+		{text: "Refugees walk in Ukhia, Cox's Bazar, Bangladesh, September 5, 2017.",
+			want: []extract.Entity{{Text: "Cox's Bazar", Type: extract.Place}}},
+		{text: "Fighters patrol in Ta'izz, Yemen, May 2, 2016.",
+			want: []extract.Entity{{Text: "Ta'izz", Type: extract.Place}}},
+		{text: "Supporters rally in Abidjan, Côte d'Ivoire, October 31, 2020.",
+			want: []extract.Entity{{Text: "Côte d'Ivoire", Type: extract.Place}}},
+		{text: "A man walks in Ma'arrat al-Nu'man, Idlib, Syria, May 3, 2019.",
+			want: []extract.Entity{{Text: "Ma'arrat al-Nu'man", Type: extract.Place}}},
+	})
+}
+
+type nameCase struct {
+	text string
+	want []extract.Entity // by Text and Type: present
+	not  []extract.Entity // absent
+}
+
+func checkNames(t *testing.T, cases []nameCase) {
+	t.Helper()
+	x := newExtractor(t)
+	for _, tt := range cases {
 		got := map[string]bool{}
 		for _, e := range x.Extract(extract.Caption{ID: "t", Text: tt.text}).Entities {
 			got[string(e.Type)+" "+e.Text] = true
@@ -49,5 +84,19 @@ func TestHeadedNames(t *testing.T) {
 				t.Errorf("%q: %s %q", tt.text, e.Type, e.Text)
 			}
 		}
+	}
+}
+
+// TestCountryOverCity: a country's name is the country, though a city
+// also goes by it in the gazetteer ("Mexico" for Mexico City).
+func TestCountryOverCity(t *testing.T) {
+	x := newExtractor(t)
+	got := x.Extract(extract.Caption{ID: "t", Text: "A man walks in Mexico City, Mexico, June 3, 2025."})
+	ids := map[string]string{}
+	for _, e := range got.Entities {
+		ids[e.Text] = e.ID
+	}
+	if ids["Mexico"] != "place:geonames:3996063" || ids["Mexico City"] != "place:geonames:3530597" {
+		t.Errorf("Mexico is %s, Mexico City %s", ids["Mexico"], ids["Mexico City"])
 	}
 }

@@ -30,6 +30,7 @@ func (d *doc) nameRun(i, max int) int {
 		switch {
 		case isUpperStart(t.text) && !isDigits(t.text):
 		case nameParticles[t.lower] && j+1 < len(d.toks) && isUpperStart(d.toks[j+1].text) && gapJoins(d.text[t.end:d.toks[j+1].start]):
+		case j > i && givenSyllable(d, j):
 		default:
 			return trimParticles(d, i, j)
 		}
@@ -37,6 +38,32 @@ func (d *doc) nameRun(i, max int) int {
 	}
 	return trimParticles(d, i, j)
 }
+
+// titleInside reports whether a title word stands inside the run [i, j),
+// after its first token: "Italian Prime Minister Jane DOE", "Army General
+// John Doe".
+func (d *doc) titleInside(i, j int) bool {
+	for k := i + 1; k < j-1; k++ {
+		if titleWords[d.toks[k].lower] && isUpperStart(d.toks[k].text) {
+			return true
+		}
+	}
+	return false
+}
+
+// givenSyllable reports whether token j is the lower-case second
+// syllable of a hyphenated given name, as Korean names write it:
+// "Moo-hyun", "Jun-seok". English compounds after a hyphen ("US-backed",
+// "Pro-democracy") are longer or end in -ed.
+func givenSyllable(d *doc, j int) bool {
+	t, prev := d.toks[j], d.toks[j-1]
+	return d.text[prev.end:t.start] == "-" && isUpperStart(prev.text) && !isAllCaps(prev.text) &&
+		len(prev.text) <= 5 && len(t.text) >= 2 && len(t.text) <= 4 && !strings.HasSuffix(t.lower, "ed") &&
+		!commonWords[t.lower] && !hyphenWords[t.lower] && j+1 <= len(d.toks)
+}
+
+// hyphenWords are short English words that follow a hyphen in compounds.
+var hyphenWords = set("led", "run", "era", "old", "day", "war", "age", "aid", "gun", "tax", "law", "bus", "car", "way", "off", "up", "out", "set", "top", "end", "on", "in", "go", "ups", "like", "free", "wide", "long", "year", "time", "made", "born", "type", "size", "rich", "poor", "held", "hit", "torn", "owned", "left", "right", "high", "low", "new", "hand", "home", "bound", "term", "ish", "wing", "line", "less", "full", "side", "back", "mid", "pro", "anti", "non", "post", "pre", "per", "vs", "ii", "iii", "iv")
 
 // trimParticles drops trailing particles, single capitals and the
 // modifier of a generic word ("Rhoo IDP camp") from a run.
@@ -88,9 +115,9 @@ func (d *doc) findPeople() {
 		if i > 0 {
 			prev = d.toks[i-1].lower
 		}
-		j := d.nameRun(i, 4)
-		if j == i || !d.runOK(i, j) || titleWords[d.toks[i].lower] {
-			continue
+		j := d.nameRun(i, 6)
+		if j == i || !d.runOK(i, j) || titleWords[d.toks[i].lower] || d.titleInside(i, j) {
+			continue // a title inside: the name begins after it, where the loop will find it
 		}
 		// A run that opens with a particle is a name only when the particle
 		// is joined to it: "al-Doe", not "an Islamic Emirate".

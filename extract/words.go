@@ -44,6 +44,7 @@ var commonWords = set(
 	"victory", "hope", "love", "home", "liberty", "independence", "freedom", "union", "congress",
 	"mercy", "paradise", "heaven", "rainbow", "success", "march", "may", "august", "june", "july",
 	"de", "la", "le", "el", "al", "ad", "as", "ash", "an", "ar", "at", "az",
+	"von", "van", "der",
 )
 
 // Lower-case words that may stand inside a place's name: "Gulf of Aden",
@@ -75,7 +76,7 @@ var directionWords = set(
 	"north", "south", "east", "west", "northern", "southern", "eastern", "western", "central",
 	"northeastern", "northwestern", "southeastern", "southwestern", "northeast", "northwest",
 	"southeast", "southwest", "upper", "lower", "greater", "rural", "besieged", "ancient",
-	"coastal", "nearby", "neighbouring", "neighboring", "surrounding", "embattled",
+	"coastal", "nearby", "neighbouring", "neighboring", "surrounding", "embattled", "downtown", "uptown",
 )
 
 // Compass adjectives that may open a regional name: "eastern Ghouta".
@@ -192,6 +193,9 @@ var titleWords = set(
 	"deputy", "boss", "kingpin", "warlord", "chairman", "chairwoman", "chairperson", "spokesperson",
 	"lawmaker", "speaker", "judge", "prosecutor", "archbishop", "bishop", "rabbi", "pastor", "priest",
 	"commissioner", "administrator", "lt", "sgt", "capt", "maj", "brig", "adm", "admiral",
+	"vice", "prime", "cardinal", "ecumenical", "emperor", "empress", "staff", "demonstrator",
+	"protester", "survivor", "student", "resident", "voter", "candidate", "nominee", "defendant",
+	"suspect", "victim", "migrant", "refugee", "climber", "athlete", "sprinter", "swimmer",
 )
 
 // Kinship and company nouns after which a name is a person:
