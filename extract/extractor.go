@@ -195,6 +195,7 @@ func (x *Extractor) Extract(c Caption) Extraction {
 	d.matchTables()
 	d.findOrganizations()
 	d.findHeadedNames()
+	d.findQuotedEvents()
 	d.findPeople()
 	d.proposeUnknown()
 	d.coherePlaces()

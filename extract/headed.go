@@ -54,6 +54,47 @@ var streetFirst = set("plaza", "piazza", "place", "rue", "avenida", "avenue", "c
 // streetParticles are the words between a street's generic and its name.
 var streetParticles = set("de", "del", "la", "las", "los", "du", "des", "della", "di", "do", "da", "dos", "das", "el")
 
+// eventNouns are the lower-case nouns after which a quoted name is an
+// event's: "“I Love Damascus” marathon".
+var eventNouns = set("marathon", "race", "festival", "concert", "exhibition", "campaign", "rally", "march",
+	"tournament", "competition", "contest", "games", "fair", "conference", "summit", "forum", "parade",
+	"ceremony", "celebration", "event", "operation", "offensive", "protest", "protests", "initiative", "drill", "drills", "exercise", "exercises")
+
+// findQuotedEvents proposes the quoted names of events that a generic
+// noun after them types: "during “I Love Damascus” marathon". The span
+// is the name inside the quotes.
+func (d *doc) findQuotedEvents() {
+	for i := 0; i+1 < len(d.toks); i++ {
+		if i == 0 && d.toks[0].start == 0 {
+			continue
+		}
+		before := d.text[:d.toks[i].start]
+		if !strings.HasSuffix(before, "“") && !strings.HasSuffix(before, "\"") || !isUpperStart(d.toks[i].text) {
+			continue
+		}
+		// The closing quote within six words, in the same sentence, and
+		// the noun right after it.
+		e := i + 1
+		for e < len(d.toks) && e-i < 6 && d.sent[e] == d.sent[i] && !strings.ContainsAny(d.text[d.toks[e-1].end:d.toks[e].start], "”\"") {
+			e++
+		}
+		if e >= len(d.toks) || e-i >= 6 {
+			continue
+		}
+		if gap := d.text[d.toks[e-1].end:d.toks[e].start]; gap != "” " && gap != "\" " || !eventNouns[d.toks[e].text] {
+			continue
+		}
+		// A place inside is part of the name: "I Love Damascus".
+		if !d.takeOver(i, e) {
+			continue
+		}
+		m := d.newMention(Event, i, e, confContext)
+		m.proposed = true
+		d.add(m)
+		i = e
+	}
+}
+
 // findHeadedNames proposes the names above. It runs after the tables, so
 // a name a table knows whole keeps its table's type.
 func (d *doc) findHeadedNames() {

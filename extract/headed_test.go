@@ -40,6 +40,8 @@ func TestHeadedNames(t *testing.T) {
 			not:  []extract.Entity{{Text: "VON", Type: extract.Place}, {Text: "Italian Prime Minister Jane ROSSI", Type: extract.Person}}},
 		{text: "Sheikh Tamim bin Hamad Al Thani arrives in Doha, Qatar, May 1, 2023.",
 			want: []extract.Entity{{Text: "Tamim bin Hamad Al Thani", Type: extract.Person}}},
+		{text: "Runners pass during “I Love Tartus” marathon at the Corniche in Tartus, Syria, May 5, 2018.",
+			want: []extract.Entity{{Text: "I Love Tartus", Type: extract.Event}}},
 		{text: "Smoke rises over burnt buildings in Mingin Township, Sagaing Division, Myanmar. Photo: AFP",
 			not: []extract.Entity{{Text: "Sagaing Division", Type: extract.ArmedGroup}}},
 	})

@@ -482,7 +482,8 @@ func placeRank(m *mention) int {
 func (d *doc) introScore(p *mention) (int, bool) {
 	// "the United States military", "Burkina Faso soldiers": a country
 	// used as an adjective is not the scene.
-	if p.te < len(d.toks) && d.text[p.end:d.toks[p.te].start] == " " && attributiveNouns[d.toks[p.te].lower] {
+	if p.te < len(d.toks) && d.text[p.end:d.toks[p.te].start] == " " && attributiveNouns[d.toks[p.te].lower] &&
+		!(p.te+1 < len(d.toks) && genericModifiers[d.toks[p.te].lower] && placeGenerics[d.toks[p.te+1].lower]) { // "Hemeimeem air base"
 		return -1, false
 	}
 	// "Syria's President ...": a possessive modifier, not a place shown.
@@ -891,6 +892,10 @@ func partOfGap(gap string) bool {
 
 // notDepicted reports a combatant mention that is the other side of the
 // scene: "clashes with <group> fighters", "killed by ...", "belonged to ...".
+// sameMoment are the subordinators of a clause that happens as the
+// picture is taken.
+var sameMoment = set("as", "while")
+
 func (d *doc) notDepicted(i int) bool {
 	// A combatant in a subordinate clause is not the picture's subject:
 	// "after the army said it had driven Islamic State militants out".
@@ -900,7 +905,9 @@ func (d *doc) notDepicted(i int) bool {
 		d.prevSub = make([]int, len(d.toks))
 		last := -1
 		for k, t := range d.toks {
-			if subordinators[t.lower] {
+			// "gestures as she stands near a soldier": a clause of the
+			// same moment still shows what it names.
+			if subordinators[t.lower] && !sameMoment[t.lower] {
 				last = k
 			}
 			d.prevSub[k] = last
@@ -1102,7 +1109,18 @@ func (d *doc) heldTarget(i, end int) *mention {
 			return m
 		}
 		w := d.toks[j].lower
-		if unnamedAreas[w] || !(fillerWord(w) || w == "of") {
+		if unnamedAreas[w] {
+			// "the rebel-controlled area of Maarshureen town": the area of
+			// a town is the town; that of a city is a part of it.
+			if j+2 < len(d.toks) && d.toks[j+1].lower == "of" {
+				if m := d.mentionAtToken(j + 2); m != nil && m.typ == Place && m.ts == j+2 &&
+					(m.place == nil || m.place.Class == "P" && m.place.Population < 100000) {
+					return m
+				}
+			}
+			return nil
+		}
+		if !(fillerWord(w) || w == "of") {
 			return nil
 		}
 	}
@@ -1271,6 +1289,12 @@ func (d *doc) eventAt(r *relSet) {
 				continue
 			}
 			gap := strings.ToLower(d.text[e.end:p.start])
+			// "“I Love Damascus” marathon at X": the quote and the noun
+			// that typed the event.
+			gap = strings.TrimLeft(gap, "”\"")
+			if w, rest, ok := strings.Cut(strings.TrimPrefix(gap, " "), " "); ok && eventNouns[w] {
+				gap = " " + rest
+			}
 			if gap == " in " || gap == " at " || gap == " at the " || gap == " in the " {
 				r.add(d.arg(e), EventAt, d.arg(p), 0.7)
 			}

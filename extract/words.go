@@ -143,6 +143,9 @@ var roleWords = set(
 	"gunman", "gunmen", "recruit", "recruits", "volunteer", "volunteers", "officer", "officers",
 	"policeman", "policemen", "troops", "trooper", "guard", "guards", "jihadist", "jihadists",
 	"insurgent", "insurgents", "combatant", "combatants", "loyalist", "loyalists",
+	"technician", "technicians", "pilot", "pilots", "engineer", "engineers", "serviceman", "servicemen",
+	"servicewoman", "marine", "marines", "paratrooper", "paratroopers", "sapper", "sappers",
+	"gunner", "gunners", "conscript", "conscripts", "reservist", "reservists", "cadet", "cadets",
 )
 
 // Unit words that end an armed group's name: "Sultan Murad brigade".

@@ -18,6 +18,27 @@ func TestWorldGrammar(t *testing.T) {
 		want, not  []string
 	}{
 		{
+			name: "a clause of the same moment still shows its soldier",
+			text: "A runner waves as she passes a Ukrainian army soldier in Kyiv, Ukraine, May 5, 2023. REUTERS/Jane Doe",
+			want: []string{"member_of:soldier>Ukrainian army"},
+		},
+		{
+			name: "an air base is no adjective; a later sentence's city is no setting",
+			text: "A technician of the Russian air force checks a jet at Khmeimim air base in Syria, May 4, 2016. Moscow launched its campaign in September. (AP Photo/Jane Doe)",
+			want: []string{"depicts_place:photo>Khmeimim", "member_of:technician>Russian air force"},
+			not:  []string{"depicts_place:photo>Moscow"},
+		},
+		{
+			name: "the area of a town is the town",
+			text: "A man works in the rebel-held area of Kafr Nabudah town in Hama province, Syria, May 3, 2016. REUTERS/Jane Doe",
+			want: []string{"controlled_by:Kafr Nabudah>rebels"},
+		},
+		{
+			name: "a quoted event and its venue",
+			text: "Runners set off during “Run for Peace” marathon at Martyrs Square in Beirut, Lebanon, May 5, 2019. REUTERS/Jane Doe",
+			want: []string{"EVENT:Run for Peace", "event_at:Run for Peace>Martyrs Square"},
+		},
+		{
 			name: "administrative word outside the span, bracketed credit",
 			text: "Rescuers search the rubble of a house in Okhtyrka, Sumy Region, Ukraine, March 2, 2025. [Jane Doe/Reuters]",
 			want: []string{"PLACE:Sumy", "located_in:Okhtyrka>Sumy", "located_in:Sumy>Ukraine", "PHOTOGRAPHER:Jane Doe", "distributed_by:photo>Reuters"},
