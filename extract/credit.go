@@ -456,7 +456,7 @@ func classifyCreditPiece(text string, s, e int, lookup lookupTerm) (parts []cred
 		}
 	}
 	switch t := lookup(piece); t {
-	case Agency, Organization:
+	case Agency, Organization, ArmedGroup:
 		return []creditPart{{piece, s, e, t}}, true
 	}
 	// "Ukrainian Presidential Press Service": a nationality is not part of
@@ -477,8 +477,12 @@ func classifyCreditPiece(text string, s, e int, lookup lookupTerm) (parts []cred
 		switch w := words[len(words)-1]; {
 		case mediaHeads[w]:
 			return []creditPart{{piece, s, e, Agency}}, true
-		case orgHeads[w]:
+		case orgHeads[w] || providerHeads[w]:
 			return []creditPart{{piece, s, e, Organization}}, true
+		case forceHeads[w]:
+			// "U.S. Marine Corps/Handout", "Hellenic Navy": a force that
+			// hands a picture out is typed as what it is.
+			return []creditPart{{piece, s, e, ArmedGroup}}, true
 		}
 	}
 	if looksLikeName(piece) {
@@ -486,6 +490,12 @@ func classifyCreditPiece(text string, s, e int, lookup lookupTerm) (parts []cred
 	}
 	return nil, false
 }
+
+// providerHeads end the names of offices that hand pictures out.
+var providerHeads = set("diwan", "palace", "court", "presidency", "house")
+
+// forceHeads end the names of forces that hand pictures out.
+var forceHeads = set("army", "navy", "corps", "forces", "force", "police", "guard", "command", "marines", "military", "gendarmerie")
 
 // looksLikeCredit reports whether seg reads as a photo credit rather than
 // caption prose.

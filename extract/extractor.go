@@ -658,6 +658,21 @@ func (d *doc) extendName(m *mention) {
 			m.ts--
 			m.start = d.toks[m.ts].start
 		}
+		// "World Cup 2022", "FIFA World Cup Qatar 2022": the edition after
+		// the name, its host place included.
+		k := m.te
+		if k+1 < len(d.toks) && d.text[d.toks[k-1].end:d.toks[k].start] == " " && isUpperStart(d.toks[k].text) &&
+			d.text[d.toks[k].end:d.toks[k+1].start] == " " && isYear(d.toks[k+1].text) && d.owner[k+1] == nil {
+			if o := d.owner[k]; o == nil || o.typ == Place && o.te == k+1 {
+				if o != nil {
+					d.remove(o)
+				}
+				k++
+			}
+		}
+		if k < len(d.toks) && d.text[d.toks[k-1].end:d.toks[k].start] == " " && isYear(d.toks[k].text) && d.owner[k] == nil {
+			m.te, m.end = k+1, d.toks[k].end
+		}
 	}
 	if m.typ == ArmedGroup || m.typ == Organization || m.typ == Event {
 		// "Islamic State (IS)", "al-Jabha al-Shamiya (the Shamiya Front)".
@@ -665,14 +680,23 @@ func (d *doc) extendName(m *mention) {
 		if strings.HasPrefix(rest, " (") {
 			if cl := strings.IndexByte(rest, ')'); cl > 2 && cl < 48 && !strings.ContainsAny(rest[2:cl], "(\n") {
 				inner := rest[2:cl]
-				if isAllCaps(inner) || d.sameThing(m, inner) {
+				if isAllCaps(inner) || d.sameThing(m, inner) || shortForm(inner) {
 					end := m.end + cl + 1
 					te := m.te
 					for te < len(d.toks) && d.toks[te].end <= end {
 						te++
 					}
 					if !d.free(m.te, te) {
-						return // another mention already holds the parenthesis: no nesting
+						// A minor place of that spelling gives way to the
+						// short form: "(Morena)".
+						var o *mention
+						if m.te < len(d.owner) {
+							o = d.owner[m.te]
+						}
+						if o == nil || o.typ != Place || o.ts != m.te || o.te != te || o.place != nil && (o.place.IsCountry() || o.place.IsDivision()) {
+							return // another mention already holds the parenthesis: no nesting
+						}
+						d.remove(o)
 					}
 					m.end, m.te = end, te
 					if isAllCaps(inner) {
@@ -682,6 +706,12 @@ func (d *doc) extendName(m *mention) {
 			}
 		}
 	}
+}
+
+// shortForm reports whether s, in brackets after a name, is a short form
+// of it written as a word: "(Morena)", "(Topos)".
+func shortForm(s string) bool {
+	return len(s) >= 3 && len(s) <= 12 && isUpperStart(s) && !strings.ContainsAny(s, " ,.;:")
 }
 
 // sameThing reports whether name names what m does, by the tables.

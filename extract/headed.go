@@ -39,6 +39,9 @@ var facilityHeads = set("avenue", "boulevard", "pagoda", "temple", "shrine", "co
 	"courthouse", "superdome", "dome", "pavilion", "racecourse", "circuit", "velodrome", "lane",
 	"causeway", "promenade", "embankment", "wharf", "dock", "docks", "reservoir", "canal", "bay")
 
+// venueCenters make "Center" after them a place: "Convention Center".
+var venueCenters = set("convention", "exhibition", "trade", "shopping", "sports", "conference", "aquatics", "aquatic", "congress", "transit", "detention")
+
 // placeHouseWords make "House" after them a place: "Opera House".
 var placeHouseWords = set("opera", "guest", "state", "government", "parliament", "court", "custom", "customs")
 
@@ -130,8 +133,9 @@ func (d *doc) findHeadedNames() {
 			m.id += ":in:" + strings.TrimPrefix(town.ID, "place:")
 		}
 		m.proposed = true
+		d.extendName(m)
 		d.add(m)
-		i = e - 1
+		i = m.te - 1
 	}
 }
 
@@ -241,6 +245,8 @@ func headType(d *doc, k int) EntityType {
 		return Place
 	case w == "house" && k > 0 && placeHouseWords[d.toks[k-1].lower]:
 		return Place
+	case (w == "center" || w == "centre") && k > 0 && venueCenters[d.toks[k-1].lower]:
+		return Place // "Walter E. Washington Convention Center"
 	case eventHeads[w]:
 		return Event
 	case nameUnitWords[w], w == "division", w == "corps", w == "regiment", w == "unit", w == "guard",
@@ -266,11 +272,10 @@ func (d *doc) ofPhrase(e int) int {
 		j := k
 		for j < len(d.toks) && j-k < 5 && d.joined(j-1, j) && d.sent[j] == d.sent[e] {
 			if m := d.owner[j]; m != nil {
-				if m.typ != Place || m.ts != j {
-					break
+				if m.typ == Place && m.ts == j {
+					j = m.te // a place ends the phrase: "of the Russian Federation"
 				}
-				j = m.te
-				continue
+				break
 			}
 			w := d.toks[j]
 			if isUpperStart(w.text) || w.lower == "and" && j > k && j+1 < len(d.toks) && isUpperStart(d.toks[j+1].text) {

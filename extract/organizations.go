@@ -22,7 +22,7 @@ var adminModifiers = set("military", "regional", "state", "city", "civil", "civi
 	"local", "district", "provincial", "municipal", "oblast", "county", "national", "security",
 	"intelligence", "border", "justice", "education", "finance", "energy", "affairs", "public",
 	"presidential", "military-civil", "civil-military", "home", "war", "humanitarian", "relief",
-	"disaster", "management")
+	"disaster", "management", "federal")
 
 // findOrganizations proposes the administrative bodies described above.
 func (d *doc) findOrganizations() {
