@@ -47,7 +47,7 @@ func TestHeadedNames(t *testing.T) {
 		{text: "Delegates arrive at the Walter E. Washington Convention Center in Washington, May 3, 2024.",
 			want: []extract.Entity{{Text: "Walter E. Washington Convention Center", Type: extract.Place}}},
 		{text: "Supporters of the National Regeneration Movement (Morena) rally in Mexico City, June 2, 2024.",
-			not:  []extract.Entity{{Text: "Morena", Type: extract.Place}}},
+			not: []extract.Entity{{Text: "Morena", Type: extract.Place}}},
 		{text: "Marines board a ship off Okinawa, Japan, May 3, 2024. U.S. Marine Corps/Handout via REUTERS",
 			want: []extract.Entity{{Text: "U.S. Marine Corps", Type: extract.ArmedGroup}},
 			not:  []extract.Entity{{Text: "U.S. Marine Corps", Type: extract.Photographer}}},
