@@ -131,6 +131,7 @@ func TestGoldSets(t *testing.T) {
 		// Streets and stations named after no town the gazetteer holds are
 		// found and left without coordinates, not given a wrong point.
 		{path: "../../shared/captions/dev-world.jsonl", entity: 0.93, relation: 0.87, perType: 0.85, placePrecision: 0.93, geocoded: 0.94},
+		{path: "../../shared/captions/seed.jsonl", entity: 0.99, relation: 0.95},
 		{path: "testdata/gold/blind.jsonl", entity: 0.92, relation: 0.80},
 		{path: "testdata/gold/blind-world.jsonl", entity: 0.92, relation: 0.80},
 		{path: "testdata/gold/blind-genres.jsonl", entity: 0.90, relation: 0.82},
