@@ -653,6 +653,12 @@ func (d *doc) extendName(m *mention) {
 			m.ts, m.start = k, d.toks[k].start
 			m.id, m.canonical, m.term, m.conf = "person:"+slug(d.text[m.start:m.end]), "", nil, confContext
 		}
+		// "Abu Mohammed al-Jolani": a kunya before a known name is part of
+		// the same person's name.
+		if k := m.ts - 2; k >= 0 && kunyas[d.toks[k].lower] && isUpperStart(d.toks[k+1].text) && d.free(k, m.ts) &&
+			d.text[d.toks[k].end:d.toks[k+1].start] == " " && d.text[d.toks[k+1].end:m.start] == " " {
+			m.ts, m.start = k, d.toks[k].start
+		}
 	case Event:
 		if m.ts > 0 && isYear(d.toks[m.ts-1].text) && d.text[d.toks[m.ts-1].end:m.start] == " " && d.owner[m.ts-1] == nil {
 			m.ts--
@@ -707,6 +713,9 @@ func (d *doc) extendName(m *mention) {
 		}
 	}
 }
+
+// kunyas open an Arabic teknonym: "Abu Mohammed", "Umm Ahmad".
+var kunyas = set("abu", "abou", "umm", "um")
 
 // shortForm reports whether s, in brackets after a name, is a short form
 // of it written as a word: "(Morena)", "(Topos)".

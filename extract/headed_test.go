@@ -56,6 +56,26 @@ func TestHeadedNames(t *testing.T) {
 	})
 }
 
+// TestPersonCues: people named without a title before them, by the
+// grammar around the name.
+func TestPersonCues(t *testing.T) {
+	checkNames(t, []nameCase{
+		{text: "Rescuers pull nine-year-old Jane Maria Doe from the rubble in Antakya, Turkey, February 9, 2023.",
+			want: []extract.Entity{{Text: "Jane Maria Doe", Type: extract.Person}}},
+		{text: "Soldiers guard a street in Culiacan, Mexico, January 5, 2023, after the arrest of John Roe Lopez.",
+			want: []extract.Entity{{Text: "John Roe Lopez", Type: extract.Person}}},
+		{text: "Club forward Janinho reacts after the final in Lisbon, Portugal, August 23, 2020.",
+			want: []extract.Entity{{Text: "Janinho", Type: extract.Person}}},
+		{text: "Jane Doe, presidential candidate of the ruling party, greets supporters in Mexico City, June 3, 2024.",
+			want: []extract.Entity{{Text: "Jane Doe", Type: extract.Person}}},
+		{text: "Vice President-elect Jane Roe greets supporters in Wilmington, Delaware, November 7, 2020.",
+			want: []extract.Entity{{Text: "Jane Roe", Type: extract.Person}}},
+		{text: "The leader, known by his nom de guerre Abu Mohammed al-Jolani, speaks in Idlib, Syria, May 3, 2019.",
+			want: []extract.Entity{{Text: "Abu Mohammed al-Jolani", Type: extract.Person}},
+			not:  []extract.Entity{{Text: "al-Jolani", Type: extract.Person}}},
+	})
+}
+
 // TestApostropheNames: a place whose name has an apostrophe inside is
 // one name.
 func TestApostropheNames(t *testing.T) {

@@ -160,6 +160,13 @@ func (d *doc) findPeople() {
 			conf = 0.7
 		case ageApposition(after):
 			conf = 0.8
+		case i > 2 && prev == "old" && d.toks[i-2].lower == "year" && gapBefore == " ":
+			conf = 0.8 // "nine-year-old Jane Doe"
+		case j-i >= 2 && i > 1 && prev == "of" && gapBefore == " " && ofPersonNouns[d.toks[i-2].lower]:
+			conf = 0.7 // "the arrest of Jane Doe"
+		case j-i == 1 && i > 0 && titleWords[prev] && gapBefore == " " && !isUpperStart(d.toks[i-1].text) && !commonWords[d.toks[i].lower] &&
+			(j >= len(d.toks) || !isUpperStart(d.toks[j].text)):
+			conf = 0.65 // "forward Neymar"
 		case j-i >= 2 && d.ofCountry(j):
 			conf = 0.75
 		case j-i >= 2 && i > 1 && d.possessiveOrg(i):
@@ -188,14 +195,21 @@ func (d *doc) findPeople() {
 var leaderVerbs = set("led", "headed", "commanded", "chaired", "founded", "run", "ruled")
 
 // Words after which a name is a nickname: "his nickname Barbecue".
-var nicknameCues = set("nickname", "nicknamed", "dubbed", "alias", "aka", "moniker", "nom")
+var nicknameCues = set("nickname", "nicknamed", "dubbed", "alias", "aka", "moniker", "nom", "guerre")
 
 // Nouns of a person's role in an apposition: "X, the leader of ...".
 var personNouns = set("leader", "head", "chief", "commander", "founder", "boss", "kingpin", "trafficker",
 	"spokesman", "spokeswoman", "spokesperson", "deputy", "president", "minister", "general", "colonel",
 	"officer", "mother", "father", "son", "daughter", "wife", "husband", "brother", "sister", "widow",
 	"resident", "farmer", "teacher", "doctor", "nurse", "student", "journalist", "photographer", "activist",
-	"lawyer", "member", "fighter", "soldier", "survivor", "victim", "owner", "man", "woman", "boy", "girl")
+	"lawyer", "member", "fighter", "soldier", "survivor", "victim", "owner", "man", "woman", "boy", "girl",
+	"refugee", "candidate", "migrant", "worker", "volunteer", "mayor", "governor", "nominee", "winner", "rescuer")
+
+// ofPersonNouns are nouns whose "of" names a person after it: "the arrest
+// of Jane Doe", "the funeral of John Roe".
+var ofPersonNouns = set("arrest", "death", "funeral", "killing", "assassination", "trial", "release", "government",
+	"wife", "widow", "portrait", "portraits", "poster", "posters", "statue", "grave", "coffin", "murder",
+	"kidnapping", "abduction", "detention", "extradition", "resignation", "inauguration", "impeachment")
 
 func isLetterByte(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
@@ -235,7 +249,18 @@ func (d *doc) titleApposition(after string) bool {
 		return false
 	}
 	words := strings.Fields(rest)
-	if len(words) == 0 || words[0] != "the" && words[0] != "a" && words[0] != "an" && words[0] != "his" && words[0] != "her" {
+	if len(words) == 0 {
+		return false
+	}
+	if words[0] != "the" && words[0] != "a" && words[0] != "an" && words[0] != "his" && words[0] != "her" {
+		// "Jane Doe, presidential candidate of ...": a role without an
+		// article, then "of" or "for".
+		for k := 0; k < len(words)-1 && k <= 1; k++ {
+			w := strings.ToLower(words[k])
+			if (personNouns[w] || titleWords[w]) && (words[k+1] == "of" || words[k+1] == "for") {
+				return true
+			}
+		}
 		return false
 	}
 	for k := 1; k < len(words) && k <= 3; k++ {

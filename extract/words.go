@@ -199,6 +199,7 @@ var titleWords = set(
 	"vice", "prime", "cardinal", "ecumenical", "emperor", "empress", "staff", "demonstrator",
 	"protester", "survivor", "student", "resident", "voter", "candidate", "nominee", "defendant",
 	"suspect", "victim", "migrant", "refugee", "climber", "athlete", "sprinter", "swimmer",
+	"elect", "incumbent",
 )
 
 // Kinship and company nouns after which a name is a person:
