@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/capgraph/capgraph/extract/gazetteer"
@@ -52,10 +53,11 @@ var officialConnectors = set("of", "and", "for", "the", "on", "de", "del", "la",
 // other languages: "plaza de Mayo", "Avenida Paulista", "place de la
 // République". The generic is part of the name.
 var streetFirst = set("plaza", "piazza", "place", "rue", "avenida", "avenue", "calle", "praça", "praca",
-	"largo", "maidan", "via", "boulevard", "paseo", "rambla", "ulitsa", "platz", "plac", "meydanı")
+	"largo", "maidan", "via", "boulevard", "paseo", "rambla", "ulitsa", "platz", "plac", "meydanı",
+	"stade", "estadio", "stadio", "palais", "palacio", "palazzo", "parc", "parque", "pont", "puente", "ponte")
 
 // streetParticles are the words between a street's generic and its name.
-var streetParticles = set("de", "del", "la", "las", "los", "du", "des", "della", "di", "do", "da", "dos", "das", "el")
+var streetParticles = set("de", "del", "la", "las", "los", "du", "des", "della", "di", "do", "da", "dos", "das", "el", "l", "d")
 
 // eventNouns are the lower-case nouns after which a quoted name is an
 // event's: "“I Love Damascus” marathon".
@@ -95,6 +97,31 @@ func (d *doc) findQuotedEvents() {
 		m.proposed = true
 		d.add(m)
 		i = e
+	}
+}
+
+// compassRegions widens a region a table found over a capitalised compass
+// word before it, which names a part of it: "North Darfur", "South Kivu".
+// The annotation keeps such regional names whole; a lower-case word
+// ("northern Gaza") and a city ("East London") stay as they are.
+func (d *doc) compassRegions() {
+	for _, m := range slices.Clone(d.mentions) {
+		k := m.ts - 1
+		if m.typ != Place || m.place == nil || m.place.IsCountry() || m.place.Class == "P" || k < 0 ||
+			d.owner[k] != nil || !compassWords[d.toks[k].lower] || !isUpperStart(d.toks[k].text) || d.text[d.toks[k].end:m.start] != " " {
+			continue
+		}
+		whole := d.text[d.toks[k].start:m.end]
+		outer := m.place
+		m.ts, m.start = k, d.toks[k].start
+		d.owner[k] = m
+		if p, c := d.x.resolve(whole); p != nil && !p.IsCountry() && p.Country == outer.Country {
+			m.place, m.id, m.canonical, m.conf = p, p.ID, p.Name, confResolve*c
+			continue
+		}
+		m.place, m.canonical, m.proposed, m.conf = nil, "", true, confContext
+		m.container = outer
+		m.id = proposedID(Place, whole) + ":in:" + strings.TrimPrefix(outer.ID, "place:")
 	}
 }
 
@@ -191,6 +218,9 @@ run:
 			// after "of", where the loop over starts will find it.
 			return "", 0
 		case k > i && officialConnectors[w.lower] && k+1 < len(d.toks) && (isUpperStart(d.toks[k+1].text) || d.toks[k+1].lower == "the"):
+		case w.lower == "s" && isApostrophe(d.text[d.toks[k-1].end:w.start]) && d.owner[k-1] == nil && k+1 < len(d.toks) && isUpperStart(d.toks[k+1].text):
+			// "People's Palace"; not "Damascus's Umayyad Square", a
+			// known place's possessive.
 		case isYear(w.text) && k > i:
 		default:
 			break run
@@ -321,8 +351,11 @@ func (d *doc) nameWorthy(i, head int) bool {
 	}
 	// "National Stadium", "Central Station": a common word before a
 	// facility's head is its name.
-	return head > i && facilityHeads[d.toks[head].lower]
+	w := d.toks[head].lower
+	return head > i && (facilityHeads[w] || placeHeads[w]) && !articles[d.toks[i].lower]
 }
+
+var articles = set("the", "a", "an", "this", "that", "its", "their", "his", "her")
 
 // streetName reads a street or square whose generic comes first: the
 // generic, its connectors and a capitalised name.

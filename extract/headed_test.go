@@ -51,6 +51,13 @@ func TestHeadedNames(t *testing.T) {
 		{text: "Marines board a ship off Okinawa, Japan, May 3, 2024. U.S. Marine Corps/Handout via REUTERS",
 			want: []extract.Entity{{Text: "U.S. Marine Corps", Type: extract.ArmedGroup}},
 			not:  []extract.Entity{{Text: "U.S. Marine Corps", Type: extract.Photographer}}},
+		{text: "Supporters gather at the People's Palace in Damascus, Syria, May 3, 2025.",
+			want: []extract.Entity{{Text: "People's Palace", Type: extract.Place}}},
+		{text: "Fans watch a match at the Stade de l'Unite in Goma, Congo, May 3, 2024.",
+			want: []extract.Entity{{Text: "Stade de l'Unite", Type: extract.Place}}},
+		{text: "Displaced people queue for water in Tawila, North Darfur, Sudan, May 3, 2024.",
+			want: []extract.Entity{{Text: "North Darfur", Type: extract.Place}},
+			not:  []extract.Entity{{Text: "Darfur", Type: extract.Place}}},
 		{text: "Smoke rises over burnt buildings in Mingin Township, Sagaing Division, Myanmar. Photo: AFP",
 			not: []extract.Entity{{Text: "Sagaing Division", Type: extract.ArmedGroup}}},
 	})
