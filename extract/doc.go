@@ -10,9 +10,14 @@
 //     shapes) and normalised to ISO 8601 with a precision.
 //  3. The description is tokenised once; a token trie built from the
 //     gazetteer (places, armed groups, organisations, agencies, events)
-//     finds the longest known names in one pass. Capitalised spans in
-//     telling contexts ("in X", "X neighbourhood", "President X") are
-//     proposed with a lower confidence when no table knows them.
+//     finds the longest known names in one pass. Names no table holds are
+//     proposed, with a lower confidence, from their grammar: a head noun
+//     that types an official name ("Rustaveli Avenue", "Election
+//     Commission of India", "41st Mechanised Brigade", "48th Berlin
+//     Marathon", "Operation Sea Breeze"; headed.go), a generic that opens
+//     a foreign street ("plaza de Mayo"), a quoted name before an event
+//     noun, and the words around a person's name (a title, an age, "the
+//     arrest of X", a kinship noun, an apposition of a role).
 //  4. Relations come from the sentence patterns wire captions use:
 //     "X neighbourhood of Y", "X, Y, Syria" chains, "controlled by",
 //     "rebel-held X", "A <group> fighter", the dateline's place and date.
