@@ -641,6 +641,20 @@ func (d *doc) depictedPlace(chains []chain, links []link) *mention {
 		return nil
 	}
 	pick := innermost(chains[best].places, links)
+	// "near the Parliament Buildings during protests ... in Nairobi": a
+	// facility that frames the scene is more specific than the town, be
+	// the town the dateline's or the sentence's.
+	if !d.isFacility(pick) {
+		for _, c := range chains {
+			s := d.sent[c.places[0].ts]
+			if s < sentence || s > sentence+1 || s == sentence+1 && chains[best].score != 3 || c.score < 1 {
+				continue
+			}
+			if p := innermost(c.places, links); d.isFacility(p) {
+				return p
+			}
+		}
+	}
 	// "near Bakhmut, ..., in the Donetsk region": a region is the setting
 	// only when the sentence names nothing more specific.
 	if placeRank(pick) >= 5 {
@@ -653,6 +667,17 @@ func (d *doc) depictedPlace(chains []chain, links []link) *mention {
 		}
 	}
 	return pick
+}
+
+// isFacility reports whether m names a building, a site or a street: a
+// gazetteer spot, or a name with a facility's head word.
+func (d *doc) isFacility(m *mention) bool {
+	if m.place != nil {
+		return m.place.Class == "S"
+	}
+	last, first := d.toks[m.te-1].lower, d.toks[m.ts].lower
+	return facilityHeads[last] || placeHeads[last] && !gazetteer.IsAdminWord(last) && last != "valley" && last != "district" ||
+		streetFirst[first] && m.te-m.ts > 1
 }
 
 // innermost returns the first place of ps that the links do not put inside

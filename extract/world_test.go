@@ -39,6 +39,12 @@ func TestWorldGrammar(t *testing.T) {
 			want: []string{"EVENT:Run for Peace", "event_at:Run for Peace>Martyrs Square"},
 		},
 		{
+			name: "a facility frames the scene more closely than its town or the dateline",
+			text: "LIMA, PERU - MAY 3: Demonstrators run from tear gas near the Congress Building during protests on May 3, 2024 in Lima, Peru. (Photo by Jane Doe/Getty Images)",
+			want: []string{"PLACE:Congress Building", "depicts_place:photo>Congress Building"},
+			not:  []string{"depicts_place:photo>LIMA", "depicts_place:photo>Lima"},
+		},
+		{
 			name: "administrative word outside the span, bracketed credit",
 			text: "Rescuers search the rubble of a house in Okhtyrka, Sumy Region, Ukraine, March 2, 2025. [Jane Doe/Reuters]",
 			want: []string{"PLACE:Sumy", "located_in:Okhtyrka>Sumy", "located_in:Sumy>Ukraine", "PHOTOGRAPHER:Jane Doe", "distributed_by:photo>Reuters"},
