@@ -279,10 +279,10 @@ func headType(d *doc, k int) EntityType {
 		return Place // "Walter E. Washington Convention Center"
 	case eventHeads[w]:
 		return Event
-	case nameUnitWords[w], w == "division", w == "corps", w == "regiment", w == "unit", w == "guard",
+	case nameUnitWords[w], w == "division", w == "corps", w == "regiment", w == "unit", w == "guard", w == "command",
 		w == "army" && k > 0 && !demonyms[d.toks[k-1].lower], w == "forces" && k > 0 && d.toks[k-1].lower == "armed":
 		return ArmedGroup
-	case orgHeads[w] || companySuffixes[w] && d.toks[k].text != strings.ToUpper(d.toks[k].text) || w == "congress" || w == "institute" || w == "university" || w == "college" || w == "academy":
+	case orgHeads[w] || w == "team" || companySuffixes[w] && d.toks[k].text != strings.ToUpper(d.toks[k].text) || w == "congress" || w == "institute" || w == "university" || w == "college" || w == "academy":
 		return Organization
 	}
 	return ""
@@ -352,7 +352,7 @@ func (d *doc) nameWorthy(i, head int) bool {
 	// "National Stadium", "Central Station": a common word before a
 	// facility's head is its name.
 	w := d.toks[head].lower
-	return head > i && (facilityHeads[w] || placeHeads[w]) && !articles[d.toks[i].lower]
+	return head > i && (facilityHeads[w] || placeHeads[w] || w == "guard" || w == "command") && !articles[d.toks[i].lower]
 }
 
 var articles = set("the", "a", "an", "this", "that", "its", "their", "his", "her")

@@ -98,9 +98,10 @@ func (d *doc) orgEnd(h int) int {
 			k++
 		}
 		j := k
-		for j < len(d.toks) && j-k < 3 && isUpperStart(d.toks[j].text) && d.text[d.toks[j-1].end:d.toks[j].start] == " " &&
-			(d.owner[j] == nil || d.owner[j].typ == Place && d.owner[j].te <= j+1) {
-			j++
+		for j < len(d.toks) && j-k < 4 && d.text[d.toks[j-1].end:d.toks[j].start] == " " &&
+			(isUpperStart(d.toks[j].text) && (d.owner[j] == nil || d.owner[j].typ == Place && d.owner[j].te <= j+1) ||
+				j > k && d.toks[j].lower == "and" && j+1 < len(d.toks) && isUpperStart(d.toks[j+1].text) && d.owner[j+1] == nil) {
+			j++ // "of Refugees and Repatriation"
 		}
 		if j > k {
 			e = j

@@ -155,7 +155,8 @@ var unitWords = set("brigade", "brigades", "battalion", "battalions", "movement"
 
 // Unit words that belong to the group name before them when written
 // after it: "Sultan Murad brigade", "Houthi movement".
-var nameUnitWords = set("brigade", "brigades", "battalion", "battalions", "movement", "regiment", "legion", "liwa", "katibat")
+var nameUnitWords = set("brigade", "brigades", "battalion", "battalions", "movement", "regiment", "legion", "liwa", "katibat",
+	"gang", "cartel", "alliance", "militia", "unit")
 
 // Arabic words that open armed groups' names: "Faylaq al-Sham", "Jaish
 // al-Islam", "Liwa al-Quds".
@@ -199,7 +200,7 @@ var titleWords = set(
 	"vice", "prime", "cardinal", "ecumenical", "emperor", "empress", "staff", "demonstrator",
 	"protester", "survivor", "student", "resident", "voter", "candidate", "nominee", "defendant",
 	"suspect", "victim", "migrant", "refugee", "climber", "athlete", "sprinter", "swimmer",
-	"elect", "incumbent",
+	"elect", "incumbent", "lady",
 )
 
 // Kinship and company nouns after which a name is a person:

@@ -45,6 +45,11 @@ func TestWorldGrammar(t *testing.T) {
 			not:  []string{"depicts_place:photo>LIMA", "depicts_place:photo>Lima"},
 		},
 		{
+			name: "units by their head, a gang's word, a ministry of two things",
+			text: "Members of the National Guard and the 5 Segonn gang face off near the Ministry of Refugees and Repatriation in Port-au-Prince, Haiti, May 3, 2024. REUTERS/Jane Doe",
+			want: []string{"ARMED_GROUP:National Guard", "ARMED_GROUP:5 Segonn gang", "ORGANIZATION:Ministry of Refugees and Repatriation"},
+		},
+		{
 			name: "administrative word outside the span, bracketed credit",
 			text: "Rescuers search the rubble of a house in Okhtyrka, Sumy Region, Ukraine, March 2, 2025. [Jane Doe/Reuters]",
 			want: []string{"PLACE:Sumy", "located_in:Okhtyrka>Sumy", "located_in:Sumy>Ukraine", "PHOTOGRAPHER:Jane Doe", "distributed_by:photo>Reuters"},
