@@ -182,7 +182,7 @@ func (d *doc) headedName(i int) (EntityType, int) {
 		return Event, e
 	}
 	ordinal := isOrdinal(t.text)
-	if !ordinal && (!isUpperStart(t.text) || titleWords[t.lower] || d.owner[i] != nil && (d.owner[i].typ == Date || d.owner[i].ts != i)) {
+	if !ordinal && (!isUpperStart(t.text) || articles[t.lower] || d.owner[i] != nil && (d.owner[i].typ == Date || d.owner[i].ts != i)) {
 		return "", 0
 	}
 	// Walk the run: capitalised words (a table's place among them),

@@ -58,6 +58,11 @@ func TestHeadedNames(t *testing.T) {
 		{text: "Displaced people queue for water in Tawila, North Darfur, Sudan, May 3, 2024.",
 			want: []extract.Entity{{Text: "North Darfur", Type: extract.Place}},
 			not:  []extract.Entity{{Text: "Darfur", Type: extract.Place}}},
+		{text: "The General Elections Commission (KPU) counts ballots in Jakarta, Indonesia, February 15, 2024.",
+			want: []extract.Entity{{Text: "General Elections Commission (KPU)", Type: extract.Organization}},
+			not:  []extract.Entity{{Text: "Elections Commission", Type: extract.Person}}},
+		{text: "The Open Championship is played at Royal Troon, Scotland, July 18, 2024.",
+			not: []extract.Entity{{Text: "The Open Championship", Type: extract.Event}}},
 		{text: "Smoke rises over burnt buildings in Mingin Township, Sagaing Division, Myanmar. Photo: AFP",
 			not: []extract.Entity{{Text: "Sagaing Division", Type: extract.ArmedGroup}}},
 	})

@@ -119,6 +119,9 @@ func (d *doc) findPeople() {
 		if j == i || !d.runOK(i, j) || titleWords[d.toks[i].lower] || d.titleInside(i, j) {
 			continue // a title inside: the name begins after it, where the loop will find it
 		}
+		if last := d.toks[j-1].lower; orgHeads[last] || eventHeads[last] || facilityHeads[last] {
+			continue // "Elections Commission" is no one's name
+		}
 		// A run that opens with a particle is a name only when the particle
 		// is joined to it: "al-Doe", not "an Islamic Emirate".
 		if !isUpperStart(d.toks[i].text) && d.text[d.toks[i].end:d.toks[i+1].start] != "-" {
