@@ -200,6 +200,7 @@ func (x *Extractor) Extract(c Caption) Extraction {
 	d.findPeople()
 	d.proposeUnknown()
 	d.coherePlaces()
+	d.shortForms()
 	d.addCredit()
 	slices.SortStableFunc(d.mentions, func(a, b *mention) int { return a.start - b.start })
 

@@ -125,6 +125,27 @@ func (d *doc) compassRegions() {
 	}
 }
 
+// shortForms finds the later mentions of a name by the short form its
+// first mention gave in brackets: "the NSW Rural Fire Service (RFS) said
+// ... the RFS warned" names one body twice, and the guide links the two
+// with alias_of. A table knows the short forms of the names it holds; this
+// is for the names it does not.
+func (d *doc) shortForms() {
+	for _, m := range slices.Clone(d.mentions) {
+		if m.short == "" || strings.ContainsRune(m.short, ' ') {
+			continue
+		}
+		for k := m.te; k < len(d.toks); k++ {
+			if d.toks[k].text != m.short || d.owner[k] != nil {
+				continue
+			}
+			s := *m
+			s.ts, s.te, s.start, s.end, s.short = k, k+1, d.toks[k].start, d.toks[k].end, ""
+			d.add(&s)
+		}
+	}
+}
+
 // findHeadedNames proposes the names above. It runs after the tables, so
 // a name a table knows whole keeps its table's type.
 func (d *doc) findHeadedNames() {

@@ -794,11 +794,15 @@ func (d *doc) memberOf(r *relSet) {
 				}
 			}
 		}
-		// "Members of the <group>", "fighters from <group>".
+		// "Members of the <group>", "fighters from <group>", "Marines with
+		// the <unit>", "Fighters loyal to the <group>".
 		if g == nil && i+1 < len(d.toks) {
 			k := i + 1
 			w := d.toks[k].lower
-			if w == "of" || w == "from" {
+			if w == "loyal" && k+1 < len(d.toks) && d.toks[k+1].lower == "to" {
+				k, w = k+1, "to"
+			}
+			if w == "of" || w == "from" || w == "with" || w == "to" && d.toks[k-1].lower == "loyal" {
 				k++
 				if k < len(d.toks) && d.toks[k].lower == "the" {
 					k++
@@ -848,7 +852,7 @@ func (d *doc) groupFrom(k int) *mention {
 	for steps := 0; k < len(d.toks) && steps < 4; steps++ {
 		m := d.mentionAtToken(k)
 		if m == nil || m.ts != k {
-			if fillerWord(d.toks[k].lower) || d.toks[k].lower == "led" || d.toks[k].lower == "backed" {
+			if fillerWord(d.toks[k].lower) || d.toks[k].lower == "led" || d.toks[k].lower == "backed" || demonyms[d.toks[k].lower] {
 				k++
 				continue
 			}

@@ -50,6 +50,16 @@ func TestWorldGrammar(t *testing.T) {
 			want: []string{"ARMED_GROUP:National Guard", "ARMED_GROUP:5 Segonn gang", "ORGANIZATION:Ministry of Refugees and Repatriation"},
 		},
 		{
+			name: "a short form in brackets names the body again later",
+			text: "Firefighters of the Rural Fire Service (RFS) battle a blaze near Sydney, Australia, December 10, 2019. The RFS said 100 fires were burning. AAP Image/Jane Doe",
+			want: []string{"ORGANIZATION:RFS", "alias_of:RFS>Rural Fire Service (RFS)"},
+		},
+		{
+			name: "members with a unit, a demonym before it, fighters loyal to a group",
+			text: "Marines with the 24th Marine Expeditionary Unit guard a gate in Kabul, Afghanistan, August 22, 2021. Soldiers of the French 92nd Infantry Regiment patrol in Gao. Fighters loyal to the Tigray People's Liberation Front parade in Mekelle.",
+			want: []string{"member_of:Marines>24th Marine Expeditionary Unit"},
+		},
+		{
 			name: "administrative word outside the span, bracketed credit",
 			text: "Rescuers search the rubble of a house in Okhtyrka, Sumy Region, Ukraine, March 2, 2025. [Jane Doe/Reuters]",
 			want: []string{"PLACE:Sumy", "located_in:Okhtyrka>Sumy", "located_in:Sumy>Ukraine", "PHOTOGRAPHER:Jane Doe", "distributed_by:photo>Reuters"},
