@@ -556,7 +556,7 @@ func (d *doc) resolveRef(r ref, surface string, single bool, c candidate) (*ment
 		p := &d.x.data.Places[r.idx]
 		curated := p.Curated
 		major := p.Code == "PCLI" || p.Code == "ADM1" || p.Code == "PPLC" || p.Population >= 100000
-		if single && commonWords[lowerSurface] && !major {
+		if single && (commonWords[lowerSurface] || titleWords[lowerSurface]) && !major {
 			return nil, 0
 		}
 		// "Ursula VON DER LEYEN": a minor place's short code in capitals

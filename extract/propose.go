@@ -122,6 +122,9 @@ func (d *doc) findPeople() {
 		if last := d.toks[j-1].lower; orgHeads[last] || eventHeads[last] || facilityHeads[last] {
 			continue // "Elections Commission" is no one's name
 		}
+		if j < len(d.toks) && placeGenerics[d.toks[j].text] && d.text[d.toks[j-1].end:d.toks[j].start] == " " {
+			continue // "the Sheikh Radwan neighbourhood", "the Imam Hussein shrine": a place's name
+		}
 		// A run that opens with a particle is a name only when the particle
 		// is joined to it: "al-Doe", not "an Islamic Emirate".
 		if !isUpperStart(d.toks[i].text) && d.text[d.toks[i].end:d.toks[i+1].start] != "-" {

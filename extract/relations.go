@@ -717,6 +717,11 @@ func (d *doc) depictedPeople() []*mention {
 		if rest := d.text[m.end:]; strings.HasPrefix(rest, "'s ") || strings.HasPrefix(rest, "’s ") {
 			continue
 		}
+		// "X, also known as Y": the other name is the same person, shown
+		// once under the name before it.
+		if m.aliasOf != nil || m.ts >= 2 && d.toks[m.ts-1].lower == "as" && d.toks[m.ts-2].lower == "known" {
+			continue
+		}
 		// "for slain commanders X and Y": the second shares the first's fate.
 		if prev != nil && m.ts == prev.te+1 && d.toks[prev.te].lower == "and" {
 			if slices.Contains(out, prev) {

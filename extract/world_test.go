@@ -60,6 +60,12 @@ func TestWorldGrammar(t *testing.T) {
 			want: []string{"member_of:Marines>24th Marine Expeditionary Unit"},
 		},
 		{
+			name: "a person's other name is not a second person shown; a name before a place word is a place",
+			text: "President Jane Doe Roe, also known as Izo, speaks in the Sheikh Radwan neighbourhood of Gaza City, October 21, 2024. REUTERS/John Roe",
+			want: []string{"depicts_person:photo>Jane Doe Roe", "PLACE:Sheikh Radwan"},
+			not:  []string{"depicts_person:photo>Izo", "PERSON:Radwan"},
+		},
+		{
 			name: "administrative word outside the span, bracketed credit",
 			text: "Rescuers search the rubble of a house in Okhtyrka, Sumy Region, Ukraine, March 2, 2025. [Jane Doe/Reuters]",
 			want: []string{"PLACE:Sumy", "located_in:Okhtyrka>Sumy", "located_in:Sumy>Ukraine", "PHOTOGRAPHER:Jane Doe", "distributed_by:photo>Reuters"},
