@@ -19,6 +19,7 @@ type evalOptions struct {
 	Format string // table or json
 	Output string // a file, "" for stdout
 	Diff   bool
+	By     string // "" or "country"
 }
 
 func newEvalCmd(a *app, runF func(context.Context, *evalOptions) error) *cobra.Command {
@@ -36,7 +37,8 @@ the annotation guidelines: entities on (type, normalised text) per caption,
 relations on (rel, subj, obj), the subject of member_of ignored.`,
 		Example: `  $ capgraph eval --gold gold.jsonl
   $ capgraph extract gold.jsonl > pred.jsonl && capgraph eval --gold gold.jsonl pred.jsonl
-  $ capgraph eval --gold gold.jsonl --diff | less`,
+  $ capgraph eval --gold gold.jsonl --diff | less
+  $ capgraph eval --gold gold.jsonl --by country`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
@@ -50,6 +52,9 @@ relations on (rel, subj, obj), the subject of member_of ignored.`,
 			default:
 				return &usageError{fmt.Errorf("--format: %q is not one of table, json", opts.Format)}
 			}
+			if opts.By != "" && opts.By != "country" {
+				return &usageError{fmt.Errorf("--by: %q is not country", opts.By)}
+			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -60,6 +65,7 @@ relations on (rel, subj, obj), the subject of member_of ignored.`,
 	cmd.Flags().StringVarP(&opts.Format, "format", "f", "table", "output `format`: table or json")
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write to `file` instead of stdout")
 	cmd.Flags().BoolVar(&opts.Diff, "diff", false, "also list, per caption, what was missed and what was spurious")
+	cmd.Flags().StringVar(&opts.By, "by", "", "also score the captions of each `country` apart (the country of the place each photo is placed in)")
 	addWorkersFlag(cmd)
 	return cmd
 }
@@ -116,10 +122,14 @@ func (a *app) runEval(ctx context.Context, opts *evalOptions) (err error) {
 	if opts.Format == "json" {
 		out := struct {
 			eval.Report
-			Diff []eval.Mismatch `json:"diff,omitempty"`
+			Diff      []eval.Mismatch `json:"diff,omitempty"`
+			ByCountry []eval.Group    `json:"by_country,omitempty"`
 		}{Report: report}
 		if opts.Diff {
 			out.Diff = eval.Diff(gold, pred)
+		}
+		if opts.By == "country" {
+			out.ByCountry = eval.ByCountry(gold, pred)
 		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
@@ -127,6 +137,12 @@ func (a *app) runEval(ctx context.Context, opts *evalOptions) (err error) {
 	}
 	if err := report.WriteTable(w); err != nil {
 		return err
+	}
+	if opts.By == "country" {
+		fmt.Fprintln(w)
+		if err := eval.WriteGroups(w, eval.ByCountry(gold, pred)); err != nil {
+			return err
+		}
 	}
 	if opts.Diff {
 		fmt.Fprintln(w)

@@ -31,6 +31,8 @@ type Entity struct {
 	// when the gazetteer did not place it (gold entities have none).
 	Latitude  *float64 `json:"latitude,omitempty"`
 	Longitude *float64 `json:"longitude,omitempty"`
+	// Country is a predicted place's ISO 3166-1 code, "" when unknown.
+	Country string `json:"country,omitempty"`
 }
 
 // A Relation is a relation of a [Doc], with its arguments as written.
@@ -45,7 +47,7 @@ type Relation struct {
 func FromExtraction(x extract.Extraction) Doc {
 	d := Doc{ID: x.ID, Text: x.Text}
 	for _, e := range x.Entities {
-		de := Entity{Text: e.Text, Type: string(e.Type)}
+		de := Entity{Text: e.Text, Type: string(e.Type), Country: e.Country}
 		if e.Latitude != 0 || e.Longitude != 0 {
 			de.Latitude, de.Longitude = &e.Latitude, &e.Longitude
 		}
