@@ -193,6 +193,7 @@ func (x *Extractor) Extract(c Caption) Extraction {
 
 	d.findDates()
 	d.matchTables()
+	d.usStates()
 	d.compassRegions()
 	d.findOrganizations()
 	d.findHeadedNames()

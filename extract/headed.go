@@ -223,6 +223,9 @@ run:
 			if m.typ == Event && eventHeads[d.toks[m.te-1].lower] {
 				typ, head = Event, m.te-1 // "Beijing 2008" + "Olympic Games"
 			}
+			if m.typ == Place && m.ts > i && headType(d, m.te-1) == Place {
+				typ, head = Place, m.te-1 // "Baiturrahman" + "Grand Mosque"
+			}
 			k = m.te - 1
 			continue
 		}
@@ -232,13 +235,18 @@ run:
 				typ, head = ht, k
 			}
 		case k == i && ordinal:
-		case head >= 0 && w.lower == "of":
-			break run // "Abbey Gate of Hamid Karzai International Airport": ofPhrase decides
+		case head >= 0 && officialConnectors[w.lower]:
+			// "Abbey Gate of Hamid Karzai International Airport", "Tishrin
+			// Dam on the Euphrates River": a connector after a head ends
+			// the name; ofPhrase decides what a body's "of" takes.
+			break run
 		case head < 0 && w.lower == "of":
 			// "Officials of the Election Commission": the name begins
 			// after "of", where the loop over starts will find it.
 			return "", 0
 		case k > i && officialConnectors[w.lower] && k+1 < len(d.toks) && (isUpperStart(d.toks[k+1].text) || d.toks[k+1].lower == "the"):
+		case (w.lower == "l" || w.lower == "d") && k+1 < len(d.toks) && isApostrophe(d.text[w.end:d.toks[k+1].start]) && isUpperStart(d.toks[k+1].text):
+			// "Notre Dame de l'Assomption Cathedral"
 		case w.lower == "s" && isApostrophe(d.text[d.toks[k-1].end:w.start]) && d.owner[k-1] == nil && k+1 < len(d.toks) && isUpperStart(d.toks[k+1].text):
 			// "People's Palace"; not "Damascus's Umayyad Square", a
 			// known place's possessive.
@@ -435,4 +443,70 @@ func isOrdinal(s string) bool {
 		return true
 	}
 	return false
+}
+
+// apStates are the abbreviations of US states that AP style writes after
+// a town: "Wilmington, Del.", "Uvalde, Texas" needs none.
+var apStates = map[string]string{
+	"Ala.": "Alabama", "Ariz.": "Arizona", "Ark.": "Arkansas", "Calif.": "California", "Colo.": "Colorado",
+	"Conn.": "Connecticut", "Del.": "Delaware", "Fla.": "Florida", "Ga.": "Georgia", "Ill.": "Illinois",
+	"Ind.": "Indiana", "Kan.": "Kansas", "Ky.": "Kentucky", "La.": "Louisiana", "Md.": "Maryland",
+	"Mass.": "Massachusetts", "Mich.": "Michigan", "Minn.": "Minnesota", "Miss.": "Mississippi",
+	"Mo.": "Missouri", "Mont.": "Montana", "Neb.": "Nebraska", "Nev.": "Nevada", "N.H.": "New Hampshire",
+	"N.J.": "New Jersey", "N.M.": "New Mexico", "N.Y.": "New York", "N.C.": "North Carolina",
+	"N.D.": "North Dakota", "Okla.": "Oklahoma", "Ore.": "Oregon", "Pa.": "Pennsylvania",
+	"R.I.": "Rhode Island", "S.C.": "South Carolina", "S.D.": "South Dakota", "Tenn.": "Tennessee",
+	"Vt.": "Vermont", "Va.": "Virginia", "Wash.": "Washington", "W.Va.": "West Virginia",
+	"Wis.": "Wisconsin", "Wyo.": "Wyoming",
+}
+
+// usStates finds the AP abbreviations of US states after a place and a
+// comma, "Wilmington, Del.", as places of their own; "Washington, D.C."
+// is one place, as the guide decides.
+func (d *doc) usStates() {
+	for _, m := range slices.Clone(d.mentions) {
+		if m.typ != Place || m.te >= len(d.toks) || !strings.HasPrefix(d.text[m.end:], ", ") {
+			continue
+		}
+		rest := d.text[m.end+2:]
+		if strings.HasPrefix(rest, "D.C.") && m.te+1 < len(d.toks) {
+			// "Washington, D.C.": the tokens D and C join the city's name,
+			// whatever a table made of the letters.
+			for k := m.te; k < m.te+2; k++ {
+				if o := d.owner[k]; o != nil && o.typ == Place && o.ts >= m.te && o.te <= m.te+2 {
+					d.remove(o)
+				}
+			}
+			if !d.free(m.te, m.te+2) {
+				continue
+			}
+			m.end += len(", D.C.")
+			for m.te < len(d.toks) && d.toks[m.te].start < m.end {
+				d.owner[m.te] = m
+				m.te++
+			}
+			continue
+		}
+		for abbr, name := range apStates {
+			if !strings.HasPrefix(rest, abbr) || len(rest) > len(abbr) && isLetterByte(rest[len(abbr)]) {
+				continue
+			}
+			start, end := m.end+2, m.end+2+len(abbr)
+			ts, te := m.te, m.te
+			for te < len(d.toks) && d.toks[te].start < end {
+				te++
+			}
+			if !d.free(ts, te) {
+				break
+			}
+			s := &mention{typ: Place, start: start, end: end, ts: ts, te: te, conf: confContext}
+			if p, _ := d.x.resolve(name); p != nil && p.Country == "US" {
+				s.place, s.id, s.canonical, s.conf = p, p.ID, p.Name, 0.9
+			} else {
+				s.id, s.proposed = proposedID(Place, name), true
+			}
+			d.add(s)
+			break
+		}
+	}
 }

@@ -676,6 +676,13 @@ func (d *doc) unknownType(i, j int) (EntityType, float64) {
 	if prev == "of" && placeGenerics[prev2] {
 		return Place, confContext
 	}
+	// "at the <X> in <place>", "outside the <X> in <place>": a venue.
+	if (prev == "the" && (prev2 == "at" || prev2 == "outside" || prev2 == "near" || prev2 == "inside")) &&
+		next == "in" && j+1 < len(d.toks) {
+		if m := d.mentionAtToken(j + 1); m != nil && m.typ == Place && m.ts == j+1 {
+			return Place, confContext - 0.05
+		}
+	}
 	// "in <X>," "in <X> on", "near <X>".
 	if prev == "in" || prev == "near" || prev == "outside" || prev == "at" || prev == "as" {
 		rest := d.text[d.toks[j-1].end:]

@@ -66,6 +66,17 @@ func TestWorldGrammar(t *testing.T) {
 			not:  []string{"depicts_person:photo>Izo", "PERSON:Radwan"},
 		},
 		{
+			name: "AP style: a state's abbreviation, Washington, D.C., a venue in its town",
+			text: "Supporters cheer at the Grand Arena in Wilmington, Del., Saturday, Nov. 7, 2020, and at the Mall in Washington, D.C. (AP Photo/Jane Doe)",
+			want: []string{"PLACE:Del.", "located_in:Wilmington>Del.", "PLACE:Washington, D.C.", "PLACE:Grand Arena", "located_in:Grand Arena>Wilmington"},
+			not:  []string{"PLACE:D"},
+		},
+		{
+			name: "a connector after a facility's head ends its name",
+			text: "A fighter stands at the Tishrin Dam on the Euphrates River, Syria, January 8, 2025. REUTERS/Jane Doe",
+			want: []string{"PLACE:Tishrin Dam", "PLACE:Euphrates River"},
+		},
+		{
 			name: "administrative word outside the span, bracketed credit",
 			text: "Rescuers search the rubble of a house in Okhtyrka, Sumy Region, Ukraine, March 2, 2025. [Jane Doe/Reuters]",
 			want: []string{"PLACE:Sumy", "located_in:Okhtyrka>Sumy", "located_in:Sumy>Ukraine", "PHOTOGRAPHER:Jane Doe", "distributed_by:photo>Reuters"},
