@@ -194,6 +194,7 @@ func (x *Extractor) Extract(c Caption) Extraction {
 	d.findDates()
 	d.matchTables()
 	d.usStates()
+	d.placesInContainers()
 	d.compassRegions()
 	d.findOrganizations()
 	d.findHeadedNames()

@@ -510,3 +510,35 @@ func (d *doc) usStates() {
 		}
 	}
 }
+
+// placesInContainers re-resolves a place the caption puts in a country or
+// a first-level division that does not hold the place the tables chose:
+// "Tripoli, Lebanon" is Lebanon's Tripoli, not Libya's capital;
+// "Wilmington, Del." is Delaware's. The container wins when the gazetteer
+// has a place of that name inside it.
+func (d *doc) placesInContainers() {
+	for _, m := range d.mentions {
+		p := m.place
+		if m.typ != Place || p == nil || p.IsCountry() || !strings.HasPrefix(d.text[m.end:], ", ") {
+			continue
+		}
+		c := d.mentionAtToken(m.te)
+		if c == nil || c.ts != m.te || c.place == nil || !c.place.IsCountry() && !c.place.IsDivision() || inside(p, c.place) {
+			continue
+		}
+		for _, q := range d.x.ix.Places(d.text[m.start:m.end]) {
+			if !q.IsCountry() && inside(q, c.place) {
+				m.place, m.id, m.canonical = q, q.ID, q.Name
+				break
+			}
+		}
+	}
+}
+
+// inside reports whether the gazetteer puts p in the country or division c.
+func inside(p, c *gazetteer.Place) bool {
+	if c.IsCountry() {
+		return p.Country == c.Country
+	}
+	return slices.Contains(p.AdminIDs, c.ID)
+}

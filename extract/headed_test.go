@@ -143,3 +143,20 @@ func TestCountryOverCity(t *testing.T) {
 		t.Errorf("Mexico is %s, Mexico City %s", ids["Mexico"], ids["Mexico City"])
 	}
 }
+
+// TestPlaceInItsContainer: the country or state after a town decides
+// which town of that name it is.
+func TestPlaceInItsContainer(t *testing.T) {
+	x := newExtractor(t)
+	for text, want := range map[string]string{
+		"A man walks in Tripoli, Lebanon, May 3, 2024.": "place:geonames:266826",
+		"A man walks in Tripoli, Libya, May 3, 2024.":   "place:geonames:2210247",
+		"A man walks in Wilmington, Del., May 3, 2024.": "place:geonames:4145381",
+		"A man walks in Wilmington, N.C., May 3, 2024.": "place:geonames:4499379",
+	} {
+		got := x.Extract(extract.Caption{ID: "t", Text: text})
+		if len(got.Entities) == 0 || got.Entities[0].ID != want {
+			t.Errorf("%q: first entity %+v, want %s", text, got.Entities, want)
+		}
+	}
+}
