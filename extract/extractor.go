@@ -646,6 +646,21 @@ func (d *doc) extendName(m *mention) {
 			m.end = d.toks[m.te].end
 			m.te++
 		}
+		// "72nd Mechanized Brigade named after the Black Zaporozhians":
+		// a unit's honorific is part of its name.
+		if k := m.te + 2; k < len(d.toks) && d.toks[m.te].lower == "named" && d.toks[m.te+1].lower == "after" &&
+			d.text[m.end:d.toks[m.te].start] == " " {
+			if d.toks[k].lower == "the" {
+				k++
+			}
+			j := k
+			for j < len(d.toks) && j-k < 5 && isUpperStart(d.toks[j].text) && d.owner[j] == nil && d.joined(j-1, j) {
+				j++
+			}
+			if j > k && d.free(m.te, j) {
+				m.te, m.end = j, d.toks[j-1].end
+			}
+		}
 	case Person:
 		// "Mohammed Abbas": a known surname after a first name is someone
 		// else of that name, not the public figure.

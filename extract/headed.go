@@ -43,6 +43,10 @@ var facilityHeads = set("avenue", "boulevard", "pagoda", "temple", "shrine", "co
 // venueCenters make "Center" after them a place: "Convention Center".
 var venueCenters = set("convention", "exhibition", "trade", "shopping", "sports", "conference", "aquatics", "aquatic", "congress", "transit", "detention")
 
+// polityHeads end the names of states and self-proclaimed polities,
+// which take an "of" phrase: "Islamic Emirate of Afghanistan".
+var polityHeads = set("emirate", "republic", "kingdom", "caliphate", "sultanate", "principality")
+
 // placeHouseWords make "House" after them a place: "Opera House".
 var placeHouseWords = set("opera", "guest", "state", "government", "parliament", "court", "custom", "customs")
 
@@ -259,6 +263,13 @@ run:
 		return "", 0
 	}
 	e := head + 1
+	h := d.toks[head].lower
+	switch {
+	case typ == Place && polityHeads[h]:
+		e = d.ofPhrase(e)
+	case typ == Place && (facilityHeads[h] || placeHeads[h]) && d.townAt(e, head):
+		e = d.owner[e].te // "Civil Hospital Quetta": a town right after a facility's head is part of its name
+	}
 	if typ != Place {
 		// "Election Commission of India", "Armed Forces of the Democratic
 		// Republic of the Congo": an "of" phrase after the head.
@@ -296,6 +307,16 @@ run:
 	return typ, e
 }
 
+// townAt reports whether a table's town starts at token e, right after
+// token head with one space between.
+func (d *doc) townAt(e, head int) bool {
+	if e >= len(d.toks) || d.text[d.toks[head].end:d.toks[e].start] != " " {
+		return false
+	}
+	m := d.owner[e]
+	return m != nil && m.ts == e && m.place != nil && m.place.Class == "P"
+}
+
 // headType is the type that token k, capitalised, gives a name it ends.
 func headType(d *doc, k int) EntityType {
 	w := d.toks[k].lower
@@ -304,6 +325,8 @@ func headType(d *doc, k int) EntityType {
 		return Place
 	case w == "house" && k > 0 && placeHouseWords[d.toks[k-1].lower]:
 		return Place
+	case polityHeads[w]:
+		return Place // "Islamic Emirate of Afghanistan": a self-proclaimed polity
 	case (w == "center" || w == "centre") && k > 0 && venueCenters[d.toks[k-1].lower]:
 		return Place // "Walter E. Washington Convention Center"
 	case eventHeads[w]:

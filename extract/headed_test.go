@@ -63,6 +63,13 @@ func TestHeadedNames(t *testing.T) {
 			not:  []extract.Entity{{Text: "Elections Commission", Type: extract.Person}}},
 		{text: "The Open Championship is played at Royal Troon, Scotland, July 18, 2024.",
 			not: []extract.Entity{{Text: "The Open Championship", Type: extract.Event}}},
+		{text: "Victims are taken to Civil Hospital Quetta, Pakistan, November 9, 2024.",
+			want: []extract.Entity{{Text: "Civil Hospital Quetta", Type: extract.Place}}},
+		{text: "Officials of the Islamic Emirate of Afghanistan meet in Kabul, August 15, 2022.",
+			want: []extract.Entity{{Text: "Islamic Emirate of Afghanistan", Type: extract.Place}},
+			not:  []extract.Entity{{Text: "Islamic Emirate", Type: extract.Person}}},
+		{text: "Soldiers of the 72nd Mechanized Brigade named after the Black Zaporozhians fire near Vuhledar, Ukraine, May 3, 2023.",
+			want: []extract.Entity{{Text: "72nd Mechanized Brigade named after the Black Zaporozhians", Type: extract.ArmedGroup}}},
 		{text: "Smoke rises over burnt buildings in Mingin Township, Sagaing Division, Myanmar. Photo: AFP",
 			not: []extract.Entity{{Text: "Sagaing Division", Type: extract.ArmedGroup}}},
 	})
