@@ -332,6 +332,7 @@ func headType(d *doc, k int) EntityType {
 	case eventHeads[w]:
 		return Event
 	case nameUnitWords[w], w == "division", w == "corps", w == "regiment", w == "unit", w == "guard", w == "command",
+		w == "police" || w == "gendarmerie" || w == "navy" || w == "carabinieri",
 		w == "army" && k > 0 && !demonyms[d.toks[k-1].lower], w == "forces" && k > 0 && d.toks[k-1].lower == "armed":
 		return ArmedGroup
 	case orgHeads[w] || w == "team" || companySuffixes[w] && d.toks[k].text != strings.ToUpper(d.toks[k].text) || w == "congress" || w == "institute" || w == "university" || w == "college" || w == "academy":

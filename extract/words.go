@@ -63,7 +63,7 @@ var placeGenerics = set(
 	"oblast", "state", "county", "island", "refinery", "field", "oilfield", "gate", "citadel",
 	"park", "bridge", "plant", "factory", "works", "complex", "compound",
 	"township", "townships", "territory", "division", "raion", "cercle", "commune", "prefecture",
-	"department", "locality", "subdistrict", "sub-district", "site", "shrine",
+	"department", "locality", "subdistrict", "sub-district", "site", "shrine", "building", "buildings", "tower", "hall",
 )
 
 // Words that may stand between a place name and its generic word:

@@ -77,6 +77,11 @@ func TestWorldGrammar(t *testing.T) {
 			want: []string{"PLACE:Tishrin Dam", "PLACE:Euphrates River"},
 		},
 		{
+			name: "a named police force; a facility before a lower-case building word",
+			text: "Officers of the Metropolitan Police stand near the Rana Plaza building in Savar, Bangladesh, April 25, 2013. REUTERS/Jane Doe",
+			want: []string{"ARMED_GROUP:Metropolitan Police", "member_of:Officers>Metropolitan Police", "located_in:Rana Plaza>Savar"},
+		},
+		{
 			name: "administrative word outside the span, bracketed credit",
 			text: "Rescuers search the rubble of a house in Okhtyrka, Sumy Region, Ukraine, March 2, 2025. [Jane Doe/Reuters]",
 			want: []string{"PLACE:Sumy", "located_in:Okhtyrka>Sumy", "located_in:Sumy>Ukraine", "PHOTOGRAPHER:Jane Doe", "distributed_by:photo>Reuters"},
