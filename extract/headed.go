@@ -405,7 +405,7 @@ func (d *doc) nameWorthy(i, head int) bool {
 	// "National Stadium", "Central Station": a common word before a
 	// facility's head is its name.
 	w := d.toks[head].lower
-	return head > i && (facilityHeads[w] || placeHeads[w] || w == "guard" || w == "command") && !articles[d.toks[i].lower]
+	return head > i && (facilityHeads[w] || placeHeads[w] || eventHeads[w] || w == "guard" || w == "command") && !articles[d.toks[i].lower]
 }
 
 var articles = set("the", "a", "an", "this", "that", "its", "their", "his", "her")

@@ -70,6 +70,8 @@ func TestHeadedNames(t *testing.T) {
 			not:  []extract.Entity{{Text: "Islamic Emirate", Type: extract.Person}}},
 		{text: "Soldiers of the 72nd Mechanized Brigade named after the Black Zaporozhians fire near Vuhledar, Ukraine, May 3, 2023.",
 			want: []extract.Entity{{Text: "72nd Mechanized Brigade named after the Black Zaporozhians", Type: extract.ArmedGroup}}},
+		{text: "Mothers march during the National Day of Remembrance for Truth and Justice in Buenos Aires, Argentina, March 24, 2025.",
+			want: []extract.Entity{{Text: "National Day of Remembrance for Truth and Justice", Type: extract.Event}}},
 		{text: "Smoke rises over burnt buildings in Mingin Township, Sagaing Division, Myanmar. Photo: AFP",
 			not: []extract.Entity{{Text: "Sagaing Division", Type: extract.ArmedGroup}}},
 	})
