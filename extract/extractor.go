@@ -678,6 +678,21 @@ func (d *doc) extendName(m *mention) {
 			d.text[d.toks[k].end:d.toks[k+1].start] == " " && d.text[d.toks[k+1].end:m.start] == " " {
 			m.ts, m.start = k, d.toks[k].start
 		}
+	case Organization:
+		// "Philippine Red Cross", "Kenya Red Cross": a country's society of
+		// the movement, not the movement; a demonym or a country before
+		// "Red Cross" or "Red Crescent" names it.
+		if k := m.ts - 1; k >= 0 && m.te-m.ts == 2 && d.toks[m.ts].lower == "red" &&
+			(d.toks[m.ts+1].lower == "cross" || d.toks[m.ts+1].lower == "crescent") && d.text[d.toks[k].end:m.start] == " " {
+			o := d.owner[k]
+			if o == nil && demonyms[d.toks[k].lower] || o != nil && o.te == m.ts && o.ts == k && o.place != nil && o.place.IsCountry() {
+				if o != nil {
+					d.remove(o)
+				}
+				m.ts, m.start = k, d.toks[k].start
+				m.id, m.canonical, m.term, m.conf = proposedID(Organization, d.text[m.start:m.end]), "", nil, confContext
+			}
+		}
 	case Event:
 		if m.ts > 0 && isYear(d.toks[m.ts-1].text) && d.text[d.toks[m.ts-1].end:m.start] == " " && d.owner[m.ts-1] == nil {
 			m.ts--

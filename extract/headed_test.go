@@ -72,6 +72,9 @@ func TestHeadedNames(t *testing.T) {
 			want: []extract.Entity{{Text: "72nd Mechanized Brigade named after the Black Zaporozhians", Type: extract.ArmedGroup}}},
 		{text: "Mothers march during the National Day of Remembrance for Truth and Justice in Buenos Aires, Argentina, March 24, 2025.",
 			want: []extract.Entity{{Text: "National Day of Remembrance for Truth and Justice", Type: extract.Event}}},
+		{text: "Volunteers of the Philippine Red Cross and the Kenya Red Cross help survivors in Tacloban, Philippines, November 11, 2013.",
+			want: []extract.Entity{{Text: "Philippine Red Cross", Type: extract.Organization}, {Text: "Kenya Red Cross", Type: extract.Organization}},
+			not:  []extract.Entity{{Text: "Kenya", Type: extract.Place}}},
 		{text: "Smoke rises over burnt buildings in Mingin Township, Sagaing Division, Myanmar. Photo: AFP",
 			not: []extract.Entity{{Text: "Sagaing Division", Type: extract.ArmedGroup}}},
 	})
