@@ -194,7 +194,7 @@ func (x *Extractor) Extract(c Caption) Extraction {
 	d.findDates()
 	d.matchTables()
 	d.usStates()
-	d.placesInContainers()
+	d.resolveInContainers()
 	d.compassRegions()
 	d.findOrganizations()
 	d.findHeadedNames()
