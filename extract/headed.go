@@ -50,7 +50,7 @@ var polityHeads = set("emirate", "republic", "kingdom", "caliphate", "sultanate"
 // placeHouseWords make "House" after them a place: "Opera House".
 var placeHouseWords = set("opera", "guest", "state", "government", "parliament", "court", "custom", "customs")
 
-// nameConnectorsOfficial are lower-case words inside official names.
+// officialConnectors are lower-case words inside official names.
 var officialConnectors = set("of", "and", "for", "the", "on", "de", "del", "la", "do", "da", "di", "des", "du", "y", "et")
 
 // streetFirst are generic words that open street and square names in
@@ -353,7 +353,7 @@ func (d *doc) ofPhrase(e int) int {
 var ofWords = set("of", "for", "on")
 
 // companyEnd takes a second suffix after a comma into the company name
-// ending at e: "Co., Inc.". The full stops are added by withStop.
+// ending at e: "Co., Inc.". findHeadedNames adds the last full stop.
 func (d *doc) companyEnd(e int) int {
 	if e < len(d.toks) && companySuffixes[d.toks[e].lower] && strings.TrimPrefix(d.text[d.toks[e-1].end:d.toks[e].start], ".") == ", " {
 		e++
