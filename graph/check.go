@@ -23,7 +23,7 @@ const maxProblems = 20
 
 // Check verifies the embedded store: bbolt's own page check (every page
 // reachable or free, none twice, keys in order), capgraph's metadata, that
-// the statistics can be read, and that the tallies agree with a count of
+// every quad can be read, and that the tallies agree with a count of
 // the caption graphs. It reads only. On PostgreSQL and in
 // memory it returns an error: their servers check themselves.
 func (s *Store) Check(ctx context.Context) (r CheckReport, err error) {
@@ -66,7 +66,7 @@ func (s *Store) Check(ctx context.Context) (r CheckReport, err error) {
 	if len(r.Problems) > 0 {
 		return r, nil // reading on could fault on the damage found
 	}
-	st, err := s.Stats(ctx)
+	st, err := s.countStats(ctx)
 	if err != nil {
 		r.Problems = append(r.Problems, err.Error())
 		return r, nil

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/cayleygraph/quad"
 
@@ -51,13 +52,83 @@ func expand(prefixed string) quad.IRI {
 }
 
 // Stats counts captions, entities by class and facts by relation.
-// Organization counts include armed groups. Cayley indexes quads by
-// subject and by object, not by predicate: entities are counted from the
-// object index of their class, and the facts of every predicate in one
-// pass over the quads.
+// Organization counts include armed groups. It reads the counts that
+// every load keeps (tally.go): a few dozen quads, whatever the store's
+// size. A store without them (a build stopped part-way through a batch,
+// or a store written before they were kept) is counted whole, as Check
+// does.
 func (s *Store) Stats(ctx context.Context) (_ Stats, err error) {
 	defer s.noDamage(&err, "stats")
 	defer s.bolt.KV().PageFault(&err, boltkv.Guard()) // a damaged or vanished page ends the read with ErrDamaged
+	st, kept, err := s.keptStats(ctx)
+	if err != nil {
+		return st, fmt.Errorf("graph: stats %s: %w", s.addr, err)
+	}
+	if kept {
+		return st, nil
+	}
+	s.log.Debug("stats: the store keeps no counts; counting every quad")
+	return s.countStats(ctx)
+}
+
+// keptStats reads the counts of stats from the tallies graph. It reports
+// false when the store keeps none: the tallies' marker or the count of all
+// quads is missing.
+func (s *Store) keptStats(ctx context.Context) (Stats, bool, error) {
+	st := Stats{Entities: make(map[string]int), Relations: make(map[string]int)}
+	ok := false
+	// The marker, and the count of all quads: the two quads of the
+	// tallies graph's own node.
+	marked, err := s.labelledQuads(ctx, talliesGraph, talliesGraph)
+	if err != nil || !slices.Contains(marked, talliesMarker) {
+		return st, false, err
+	}
+	var total int
+	for _, q := range marked {
+		if q.Predicate == model.CapgraphQuadCount {
+			if total, err = tallyValue(q.Object); err != nil {
+				return st, false, err
+			}
+			ok = true
+		}
+	}
+	if !ok {
+		return st, false, nil
+	}
+	count := func(node quad.Value) (int, error) {
+		qs, err := s.storedTally(ctx, node, model.CapgraphQuadCount)
+		if err != nil || len(qs) == 0 {
+			return 0, err
+		}
+		return tallyValue(qs[0].Object)
+	}
+	st.Quads = int64(total)
+	for _, c := range EntityClasses {
+		if st.Entities[c], err = count(classIRI[c]); err != nil {
+			return st, false, err
+		}
+	}
+	if st.Captions, err = count(model.CapgraphContentHash); err != nil {
+		return st, false, err
+	}
+	if st.Mentions, err = count(model.NIFAnchorOf); err != nil {
+		return st, false, err
+	}
+	for _, p := range RelationPredicates {
+		if st.Relations[p], err = count(expand(p)); err != nil {
+			return st, false, err
+		}
+	}
+	return st, true, nil
+}
+
+// countStats is Stats from every quad of the store. Cayley indexes quads
+// by subject and by object, not by predicate: entities are counted from
+// the object index of their class, and the facts of every predicate in
+// one pass over the quads.
+func (s *Store) countStats(ctx context.Context) (_ Stats, err error) {
+	defer s.noDamage(&err, "stats")
+	defer s.bolt.KV().PageFault(&err, boltkv.Guard())
 	st := Stats{Entities: make(map[string]int), Relations: make(map[string]int)}
 	fail := func(err error) (Stats, error) { return st, fmt.Errorf("graph: stats %s: %w", s.addr, err) }
 	for _, c := range EntityClasses {

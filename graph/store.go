@@ -31,6 +31,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -333,6 +334,9 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 		// bulkCounts are the tallies of what the bulk load holds.
 		bulkCounts  = make(map[quad.Value]int)
 		bulkCredits = make(map[credit]int)
+		// bulkStats are the quad counts stats reports (statKeys).
+		bulkStats = make(map[quad.Value]int)
+		keys      []quad.Value // statKeys' scratch
 	)
 	bulkLoad, err := s.startBulk()
 	if err != nil {
@@ -363,7 +367,7 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 		// The tallies, with their marker, only beside captions: a store
 		// that a load of nothing left empty is bulk loaded next time.
 		if staged.Added > 0 {
-			if err := bl.Add(talliesGraph, talliesGraph, tallyQuads(bulkCounts, bulkCredits), nil); err != nil {
+			if err := bl.Add(talliesGraph, talliesGraph, tallyQuads(bulkCounts, bulkCredits, bulkStats), nil); err != nil {
 				bl.Abandon()
 				return fmt.Errorf("graph: bulk load %s: %w", s.addr, err)
 			}
@@ -395,6 +399,9 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 		}
 		pending.Quads += n
 		pending.Removed += n
+		if err := s.countsOf(ctx, &b); err != nil {
+			return fmt.Errorf("graph: read %s: %w", s.addr, err)
+		}
 		// What the batch read may have met damage that Cayley dropped on
 		// the way (a description it could not read is none): writing it
 		// would make the store wrong where it was only damaged.
@@ -467,6 +474,14 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 					}
 				}
 				credits(own, 1, bulkCredits)
+				for _, qs := range [2][]quad.Quad{own, desc} {
+					for _, q := range qs {
+						keys = statKeys(q, keys[:0])
+						for _, k := range keys {
+							bulkStats[k]++
+						}
+					}
+				}
 				if err := bulkLoad.Add(g, quad.IRI(model.PhotoIRI(x.ID)), own, desc); err != nil {
 					return st, fmt.Errorf("graph: bulk load %s: %w", s.addr, err)
 				}
@@ -503,6 +518,9 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 		}
 		own, desc := m.quads(prov, s.opts.Now)
 		old, err := s.captionQuads(ctx, x.ID)
+		if err == nil && old != nil && !slices.ContainsFunc(old, isContentHash) {
+			old, err = s.readPartWay(ctx, quad.IRI(model.GraphIRI(x.ID)), old, own)
+		}
 		if err != nil {
 			return st, fmt.Errorf("graph: read %s: %w", s.addr, err)
 		}
@@ -1033,6 +1051,41 @@ func (s *Store) captionQuadsOf(ctx context.Context, g, photo quad.IRI) ([]quad.Q
 		}
 	}
 	return out, nil
+}
+
+func isContentHash(q quad.Quad) bool { return q.Predicate == model.CapgraphContentHash }
+
+// readPartWay completes old, the stored graph of a caption that a stopped
+// build left part-way (its content hash went in the first transaction of
+// a split batch, and the second never came: batch.transactions). Such a
+// graph may lack a mention or statement that captionQuads stops at, so
+// the nodes that own, the caption's new graph, names are read too: what
+// is there already is then kept, not added again, and the counts of
+// quads (tally.go) move only by what the store gains or loses.
+func (s *Store) readPartWay(ctx context.Context, g quad.IRI, old, own []quad.Quad) ([]quad.Quad, error) {
+	have := make(map[quad.Quad]bool, len(old))
+	read := make(map[quad.Value]bool)
+	for _, q := range old {
+		have[q] = true
+		read[q.Subject] = true
+	}
+	for _, q := range own {
+		if read[q.Subject] {
+			continue
+		}
+		read[q.Subject] = true
+		qs, err := s.subjectQuads(ctx, q.Subject, g)
+		if err != nil {
+			return nil, err
+		}
+		for _, q := range qs {
+			if !have[q] {
+				have[q] = true
+				old = append(old, q)
+			}
+		}
+	}
+	return old, nil
 }
 
 // isObject reports whether some quad has v as its object. (The SQL

@@ -2,6 +2,9 @@ package graph
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -9,6 +12,7 @@ import (
 	cgraph "github.com/cayleygraph/cayley/graph"
 	"github.com/cayleygraph/quad"
 
+	"github.com/capgraph/capgraph/extract"
 	"github.com/capgraph/capgraph/graph/model"
 )
 
@@ -169,7 +173,7 @@ func checkTallies(t *testing.T, s *Store, when string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := tallyQuads(c.counts, c.credits)
+	want := tallyQuads(c.counts, c.credits, c.stats)
 	got := storedTallies(t, s)
 	sortQuads(want)
 	sortQuads(got)
@@ -209,4 +213,91 @@ func storedTallies(t *testing.T, s *Store) []quad.Quad {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestKeptStats: the counts stats reads are the counts of every quad,
+// after a first (bulk) load, loads through Cayley, replaced captions, and
+// a load after one stopped part-way through a batch.
+func TestKeptStats(t *testing.T) {
+	ctx := t.Context()
+	s := openTemp(t)
+	s.opts.BatchSize = 200
+	same := func(when string) {
+		t.Helper()
+		kept, ok, err := s.keptStats(ctx)
+		if err != nil || !ok {
+			t.Fatalf("%s: kept stats: %v, %v", when, ok, err)
+		}
+		counted, err := s.countStats(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(kept, counted) {
+			t.Errorf("%s: kept\n%+v\ncounted\n%+v", when, kept, counted)
+		}
+		if kept.Captions == 0 || kept.Quads == 0 || kept.Entities["Person"] == 0 || kept.Relations["schema:creator"] == 0 {
+			t.Errorf("%s: counts missing: %+v", when, kept)
+		}
+	}
+	xs := synthetic(t, 0, 160)
+	loadAll(t, s, xs[:100])
+	same("bulk load")
+	loadAll(t, s, xs[100:])
+	same("load through Cayley")
+	moved := synthetic(t, 160, 60)
+	for i := range moved {
+		moved[i].ID = xs[i].ID
+	}
+	stop := &stopBetween{QuadStore: s.qs}
+	s.qs = stop
+	if _, err := s.Load(ctx, all(moved)); err == nil || !stop.stopped {
+		t.Fatalf("no batch was split in two (stopped %v, load error %v)", stop.stopped, err)
+	}
+	s.qs = stop.QuadStore
+	if _, ok, err := s.keptStats(ctx); ok || err != nil {
+		t.Errorf("after a stopped batch: kept stats %v, %v; want none", ok, err)
+	}
+	loadAll(t, s, moved)
+	same("load after a stopped batch")
+	loadAll(t, s, xs[:60])
+	same("captions replaced back")
+
+	// Real captions: what the extractor makes of the bundled examples and,
+	// when present, ../shared's dev sets.
+	s = openTemp(t)
+	real := extracted(t, filepath.Join("..", "examples", "captions.jsonl"),
+		filepath.Join("..", "..", "shared", "captions", "dev.jsonl"),
+		filepath.Join("..", "..", "shared", "captions", "dev-world.jsonl"))
+	loadAll(t, s, real[:len(real)/2])
+	same("real captions, bulk load")
+	loadAll(t, s, real[len(real)/2:])
+	same("real captions, load through Cayley")
+}
+
+// extracted returns the extractions of the caption files at paths that
+// exist.
+func extracted(t *testing.T, paths ...string) []extract.Extraction {
+	t.Helper()
+	x, err := extract.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var xs []extract.Extraction
+	for _, path := range paths {
+		f, err := os.Open(path)
+		if errors.Is(err, os.ErrNotExist) {
+			t.Logf("%s: not here, left out", path)
+			continue
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		for e, err := range x.ExtractAll(t.Context(), extract.NewReader(f, extract.ReaderOptions{Name: path}).All(), 1) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			xs = append(xs, e)
+		}
+		f.Close()
+	}
+	return xs
 }

@@ -28,7 +28,7 @@ const Version = "capgraph-model/4"
 const EntitiesGraph = Base + "entities"
 
 // TalliesGraph is the named graph of the counts that the store keeps as it
-// loads (capgraph:photoCount and the credits).
+// loads (capgraph:photoCount, capgraph:quadCount and the credits).
 const TalliesGraph = Base + "tallies"
 
 // ContainmentGraph is the named graph that an export adds after the
@@ -145,6 +145,7 @@ const (
 	XSDNonNegativeInteger    quad.IRI = XSDNS + "nonNegativeInteger"
 
 	CapgraphPhotoCount   quad.IRI = Vocab + "photoCount"
+	CapgraphQuadCount    quad.IRI = Vocab + "quadCount"
 	CapgraphTallies      quad.IRI = Vocab + "Tallies"
 	CapgraphAgency       quad.IRI = Vocab + "agency"
 	CapgraphPhotographer quad.IRI = Vocab + "photographer"
