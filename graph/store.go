@@ -307,14 +307,19 @@ func (s *Store) Load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 	if s.opts.ReadOnly {
 		return LoadStats{}, fmt.Errorf("graph: load %s: %w", s.addr, ErrReadOnly)
 	}
-	st, err := s.load(ctx, xs)
+	var counts quadCounts
+	st, err := s.load(ctx, xs, &counts)
+	// What the load committed is counted, even when it stopped early.
+	if cerr := s.writeQuadCounts(context.WithoutCancel(ctx), &counts); cerr != nil {
+		err = errors.Join(err, fmt.Errorf("graph: write to %s: %w", s.addr, cerr))
+	}
 	if serr := s.sync(); err == nil {
 		err = serr
 	}
 	return st, err
 }
 
-func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error]) (LoadStats, error) {
+func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error], counts *quadCounts) (LoadStats, error) {
 	var (
 		st      LoadStats
 		pending LoadStats // counts of the batch not yet committed
@@ -399,22 +404,26 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 		}
 		pending.Quads += n
 		pending.Removed += n
-		if err := s.countsOf(ctx, &b); err != nil {
+		countsWritten, err := counts.note(ctx, s, &b)
+		if err != nil {
 			return fmt.Errorf("graph: read %s: %w", s.addr, err)
 		}
 		// What the batch read may have met damage that Cayley dropped on
 		// the way (a description it could not read is none): writing it
 		// would make the store wrong where it was only damaged.
 		if err := s.bolt.KV().Damaged(); err != nil {
+			counts.broken = true
 			return fmt.Errorf("graph: read %s: %w", s.addr, err)
 		}
 		for _, part := range b.transactions() {
 			err := s.qs.ApplyDeltas(part, cgraph.IgnoreOpts{IgnoreDup: true, IgnoreMissing: true})
 			s.written()
 			if err != nil {
+				counts.broken = true
 				return fmt.Errorf("graph: write to %s: %w", s.addr, err)
 			}
 		}
+		countsWritten()
 		// Bound the RSS of long builds: each batch touches pages all over
 		// the B-trees, so mapped pages pile up between releases.
 		s.releaseMapped()

@@ -103,6 +103,8 @@ func statKeys(q quad.Quad, keys []quad.Value) []quad.Value {
 	return keys
 }
 
+func isQuadCount(q quad.Quad) bool { return q.Predicate == model.CapgraphQuadCount }
+
 func countQuad(node quad.Value, n int) quad.Quad {
 	q := tallyQuad(node, n)
 	q.Predicate = model.CapgraphQuadCount
@@ -203,31 +205,95 @@ func (s *Store) talliesOf(ctx context.Context, b *batch) error {
 	return nil
 }
 
-// countsOf adds to b the quad counts that b's deltas change: the last
-// step of a batch, after collectOrphans has added what goes with it.
-func (s *Store) countsOf(ctx context.Context, b *batch) error {
-	stats := make(map[quad.Value]int)
-	var order, keys []quad.Value // first-seen order, so that batches are reproducible
+// quadCounts are what a load changes of the counts that stats reads
+// (statKeys). They are kept in memory and written once, when the load
+// ends (writeQuadCounts): rewritten at every batch, each count would leave
+// a dead quad per batch in its node's entry of Cayley's kv indexes, which
+// every later read of the count walks. The first batch that changes the
+// store takes the count of all quads away, so that a store whose load
+// stopped before writeQuadCounts has none: Stats counts every quad
+// instead, and the next load counts them anew (ensureTallies).
+type quadCounts struct {
+	open   bool // the count of all quads is taken away
+	broken bool // a write failed part-way: the counts are not known
+	total  int  // the count of all quads, as it was
+	change map[quad.Value]int
+	order  []quad.Value // first-seen order, so that the write is reproducible
+}
+
+// note adds to c what b changes, once b is written. The first batch that
+// changes the store also deletes the count of all quads.
+func (c *quadCounts) note(ctx context.Context, s *Store, b *batch) (written func(), err error) {
+	if len(b.deltas) == 0 {
+		return func() {}, nil
+	}
+	total := c.total
+	if !c.open {
+		old, err := s.storedTally(ctx, talliesGraph, model.CapgraphQuadCount)
+		if err != nil {
+			return nil, err
+		}
+		for _, q := range old {
+			if total, err = tallyValue(q.Object); err != nil {
+				return nil, err
+			}
+			b.del(q)
+		}
+	}
+	change := make(map[quad.Value]int)
+	var order, keys []quad.Value
 	for _, d := range b.deltas {
 		keys = statKeys(d.Quad, keys[:0])
 		for _, k := range keys {
-			if _, ok := stats[k]; !ok {
+			if _, ok := change[k]; !ok {
 				order = append(order, k)
 			}
 			if d.Action == cgraph.Add {
-				stats[k]++
+				change[k]++
 			} else {
-				stats[k]--
+				change[k]--
 			}
 		}
 	}
-	for _, k := range order {
-		if stats[k] != 0 {
-			if _, _, err := s.retally(ctx, b, k, model.CapgraphQuadCount, stats[k]); err != nil {
+	return func() {
+		c.open, c.total = true, total
+		if c.change == nil {
+			c.change = make(map[quad.Value]int)
+		}
+		for _, k := range order {
+			if _, ok := c.change[k]; !ok {
+				c.order = append(c.order, k)
+			}
+			c.change[k] += change[k]
+		}
+	}, nil
+}
+
+// writeQuadCounts writes the counts that c changed and the count of all
+// quads, in transactions of their own (batch.transactions).
+func (s *Store) writeQuadCounts(ctx context.Context, c *quadCounts) error {
+	if !c.open || c.broken {
+		return nil
+	}
+	b := batch{deleted: make(map[quad.Quad]bool), credits: make(map[credit]int)}
+	for _, k := range c.order {
+		if k != talliesGraph && c.change[k] != 0 {
+			if _, _, err := s.retally(ctx, &b, k, model.CapgraphQuadCount, c.change[k]); err != nil {
 				return err
 			}
 		}
 	}
+	if total := c.total + c.change[talliesGraph]; total > 0 {
+		b.add(countQuad(talliesGraph, total))
+	}
+	for _, part := range b.transactions() {
+		err := s.qs.ApplyDeltas(part, cgraph.IgnoreOpts{IgnoreDup: true, IgnoreMissing: true})
+		s.written()
+		if err != nil {
+			return err
+		}
+	}
+	*c = quadCounts{}
 	return nil
 }
 
@@ -310,7 +376,7 @@ func (s *Store) storedTally(ctx context.Context, e quad.Value, pred quad.IRI) ([
 // one read.
 func (s *Store) ensureTallies(ctx context.Context) error {
 	marked, err := s.labelledQuads(ctx, talliesGraph, talliesGraph)
-	if err != nil || slices.Contains(marked, talliesMarker) && len(marked) > 1 {
+	if err != nil || slices.Contains(marked, talliesMarker) && slices.ContainsFunc(marked, isQuadCount) {
 		return err // the marker, and the count of all quads
 	}
 	c, err := s.countAll(ctx)
@@ -372,8 +438,12 @@ func (s *Store) tallyProblems(ctx context.Context) ([]string, error) {
 		}
 		return []string{"the tallies are incomplete: a build stopped part-way through a batch; the next build counts them anew"}, nil
 	}
-	if len(marked) == 1 && len(counted) > 0 {
-		return []string{"the quad counts are not kept yet: a store written before capgraph kept them; the next build counts them"}, nil
+	if !slices.ContainsFunc(marked, isQuadCount) {
+		// The counts of stats are not kept (a store written before they
+		// were, or a load that stopped before it wrote them): Stats
+		// counts every quad, and the next load counts them anew.
+		counted = slices.DeleteFunc(counted, isQuadCount)
+		c.kept = slices.DeleteFunc(c.kept, isQuadCount)
 	}
 	kept := make(map[quad.Quad]bool, len(c.kept))
 	for _, q := range c.kept {

@@ -262,6 +262,24 @@ func TestKeptStats(t *testing.T) {
 	loadAll(t, s, xs[:60])
 	same("captions replaced back")
 
+	// Bad input part-way: what was committed before it is counted.
+	more := synthetic(t, 300, 120)
+	_, err := s.Load(ctx, func(yield func(extract.Extraction, error) bool) {
+		for i, x := range more {
+			if i == 100 {
+				yield(extract.Extraction{}, errors.New("bad input"))
+				return
+			}
+			if !yield(x, nil) {
+				return
+			}
+		}
+	})
+	if err == nil {
+		t.Fatal("a load of bad input succeeded")
+	}
+	same("a load stopped by bad input")
+
 	// Real captions: what the extractor makes of the bundled examples and,
 	// when present, ../shared's dev sets.
 	s = openTemp(t)
