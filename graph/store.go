@@ -372,7 +372,7 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 		// The tallies, with their marker, only beside captions: a store
 		// that a load of nothing left empty is bulk loaded next time.
 		if staged.Added > 0 {
-			if err := bl.Add(talliesGraph, talliesGraph, tallyQuads(bulkCounts, bulkCredits, bulkStats), nil); err != nil {
+			if err := bl.Add(talliesGraph, talliesGraph, tallyQuads(bulkCounts, bulkCredits, nil), nil); err != nil {
 				bl.Abandon()
 				return fmt.Errorf("graph: bulk load %s: %w", s.addr, err)
 			}
@@ -380,6 +380,9 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 		if err := s.commitBulk(bl); err != nil {
 			bl.Abandon()
 			return fmt.Errorf("graph: bulk load %s: %w", s.addr, err)
+		}
+		if staged.Added > 0 {
+			counts.bulkLoaded(bulkStats)
 		}
 		st.Added += staged.Added
 		st.Quads += staged.Quads

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,9 +39,9 @@ import (
 // What stats reports is kept too, as capgraph:quadCount: the number of
 // quads outside the tallies graph (on TalliesGraph itself), of quads of
 // each predicate (on the predicate's node) and of rdf:type quads of each
-// class (on the class's node). Every load counts them as it counts
-// photoCount, so that stats reads a few dozen quads instead of every one
-// of a store's (statKeys).
+// class (on the class's node), so that stats reads a few dozen quads
+// instead of every one of a store's (statKeys). A load writes them once,
+// when it ends (quadCounts).
 
 // An agency's photographers are kept as credits, one node per agency and
 // photographer with a photo credited to both (schema:creator and
@@ -267,6 +268,16 @@ func (c *quadCounts) note(ctx context.Context, s *Store, b *batch) (written func
 			c.change[k] += change[k]
 		}
 	}, nil
+}
+
+// bulkLoaded starts c with the counts of what a bulk load wrote into an
+// empty store. They are written as any load's are, when it ends: a load
+// that goes on through Cayley (a caption given twice) writes what Cayley
+// alone would have.
+func (c *quadCounts) bulkLoaded(counts map[quad.Value]int) {
+	c.open, c.total = true, 0
+	c.change = maps.Clone(counts)
+	c.order = slices.SortedFunc(maps.Keys(counts), func(a, b quad.Value) int { return strings.Compare(a.String(), b.String()) })
 }
 
 // writeQuadCounts writes the counts that c changed and the count of all
