@@ -25,7 +25,7 @@ func (s *Store) Describe(ctx context.Context, w io.Writer, iri string, format Fo
 	var quads []quad.Quad
 	seen := map[quad.IRI]bool{quad.IRI(iri): true}
 	for queue := []quad.IRI{quad.IRI(iri)}; len(queue) > 0; queue = queue[1:] {
-		for q, err := range s.Quads(ctx, quad.Subject, queue[0]) {
+		for q, err := range s.quads(ctx, quad.Subject, queue[0]) {
 			if err != nil {
 				return 0, err
 			}

@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cayleygraph/quad"
-
 	"github.com/capgraph/capgraph/extract"
 	"github.com/capgraph/capgraph/graph"
 )
@@ -68,7 +66,7 @@ func ExampleStore_Quads() {
 		log.Fatal(err)
 	}
 	var lines []string
-	for q, err := range s.Quads(ctx, quad.Object, quad.IRI("https://capgraph.org/id/place/geonames/170063")) {
+	for q, err := range s.Quads(ctx, graph.Object, graph.IRI("https://capgraph.org/id/place/geonames/170063")) {
 		if err != nil {
 			log.Fatal(err)
 		}

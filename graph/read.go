@@ -13,10 +13,25 @@ import (
 	"github.com/cayleygraph/quad"
 )
 
-// Quads yields every quad that has v in direction d (quad.Subject,
-// quad.Object, ...), in the store's order, until the caller stops or ctx
-// is done.
-func (s *Store) Quads(ctx context.Context, d quad.Direction, v quad.Value) iter.Seq2[quad.Quad, error] {
+// Quads yields every quad that has t in direction d, in the store's
+// order, until the caller stops or ctx is done.
+func (s *Store) Quads(ctx context.Context, d Direction, t Term) iter.Seq2[Quad, error] {
+	return func(yield func(Quad, error) bool) {
+		dir, ok := directions[d]
+		if !ok {
+			yield(Quad{}, fmt.Errorf("graph: read %s: no direction %d", s.addr, d))
+			return
+		}
+		for q, err := range s.quads(ctx, dir, t.value()) {
+			if !yield(quadOf(q), err) || err != nil {
+				return
+			}
+		}
+	}
+}
+
+// quads is Quads in Cayley's terms.
+func (s *Store) quads(ctx context.Context, d quad.Direction, v quad.Value) iter.Seq2[quad.Quad, error] {
 	return func(yield func(quad.Quad, error) bool) {
 		ref, err := s.qs.ValueOf(v)
 		if err == nil && ref == nil {
@@ -52,26 +67,26 @@ func (s *Store) Quads(ctx context.Context, d quad.Direction, v quad.Value) iter.
 }
 
 // Nodes yields every node of the store: IRIs, literals and blank nodes.
-func (s *Store) Nodes(ctx context.Context) iter.Seq2[quad.Value, error] {
-	return func(yield func(quad.Value, error) bool) {
+func (s *Store) Nodes(ctx context.Context) iter.Seq2[Term, error] {
+	return func(yield func(Term, error) bool) {
 		sc := s.qs.NodesAllIterator().Iterate()
 		defer sc.Close()
 		for sc.Next(ctx) {
 			if err := ctx.Err(); err != nil {
-				yield(nil, err)
+				yield(Term{}, err)
 				return
 			}
 			v, err := s.qs.NameOf(sc.Result())
 			if err != nil {
-				yield(nil, fmt.Errorf("graph: read %s: %w", s.addr, err))
+				yield(Term{}, fmt.Errorf("graph: read %s: %w", s.addr, err))
 				return
 			}
-			if !yield(v, nil) {
+			if !yield(termOf(v), nil) {
 				return
 			}
 		}
 		if err := cmp.Or(sc.Err(), s.bolt.KV().Damaged()); err != nil {
-			yield(nil, fmt.Errorf("graph: read %s: %w", s.addr, err))
+			yield(Term{}, fmt.Errorf("graph: read %s: %w", s.addr, err))
 		}
 	}
 }

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/cayleygraph/quad"
-
 	"github.com/capgraph/capgraph/extract/gazetteer"
 	"github.com/capgraph/capgraph/graph"
 	"github.com/capgraph/capgraph/graph/model"
@@ -25,7 +23,7 @@ type index struct {
 }
 
 type name struct {
-	value      quad.String
+	value      string
 	fold, key  string
 	foldLength int
 }
@@ -46,24 +44,24 @@ func buildIndex(ctx context.Context, s *graph.Store) (*index, error) {
 		return nil, err
 	}
 	ix.stats = st
-	var geos []quad.IRI
+	var geos []graph.Term
 	for v, err := range s.Nodes(ctx) {
 		if err != nil {
 			return nil, err
 		}
-		switch v := v.(type) {
-		case quad.String:
-			str := string(v)
+		switch {
+		case v.Kind == graph.LiteralTerm && v.Datatype == "" && v.Lang == "":
+			str := v.Value
 			if utf8.RuneCountInString(str) > maxNameRunes || looksLikeHash(str) {
 				continue
 			}
 			f := gazetteer.Fold(str)
-			ix.names = append(ix.names, name{value: v, fold: f, key: gazetteer.Key(str), foldLength: len(f)})
-		case quad.TypedString:
-			if strings.HasPrefix(string(v.Type), nsXSD+"date") || strings.HasPrefix(string(v.Type), nsXSD+"gYear") {
+			ix.names = append(ix.names, name{value: str, fold: f, key: gazetteer.Key(str), foldLength: len(f)})
+		case v.Kind == graph.LiteralTerm:
+			if strings.HasPrefix(v.Datatype, string(model.XSDDate)) || strings.HasPrefix(v.Datatype, model.XSDNS+"gYear") {
 				n := 0
 				r := &reader{store: s, budget: 1 << 30}
-				if err := r.each(ctx, quad.Object, v, func(q quad.Quad) bool {
+				if err := r.each(ctx, graph.Object, v, func(q graph.Quad) bool {
 					if q.Predicate == schemaDate {
 						n++
 					}
@@ -72,11 +70,11 @@ func buildIndex(ctx context.Context, s *graph.Store) (*index, error) {
 					return nil, err
 				}
 				if n > 0 {
-					ix.dates = append(ix.dates, DateCount{Date: string(v.Value), Count: n})
+					ix.dates = append(ix.dates, DateCount{Date: v.Value, Count: n})
 				}
 			}
-		case quad.IRI:
-			if strings.HasSuffix(string(v), "#geo") {
+		case v.IsIRI():
+			if strings.HasSuffix(v.Value, "#geo") {
 				geos = append(geos, v)
 			}
 		}
@@ -95,14 +93,14 @@ func buildIndex(ctx context.Context, s *graph.Store) (*index, error) {
 		if !ok1 || !ok2 {
 			continue
 		}
-		iri := strings.TrimSuffix(string(g), "#geo")
-		nm, err := r.props(ctx, quad.IRI(iri), schemaName)
+		iri := strings.TrimSuffix(g.Value, "#geo")
+		nm, err := r.props(ctx, graph.IRI(iri), schemaName)
 		if err != nil {
 			return nil, err
 		}
 		lbl := label(nm[schemaName])
 		if lbl == "" {
-			lbl = label(quad.IRI(iri))
+			lbl = label(graph.IRI(iri))
 		}
 		ix.places = append(ix.places, Node{IRI: iri, Label: lbl, Kind: "place", Lat: &lat, Lon: &lon})
 	}
@@ -140,7 +138,7 @@ func search(ctx context.Context, s *graph.Store, ix *index, gaz *gazetteer.Index
 	q = strings.TrimSpace(q)
 	fq, kq := gazetteer.Fold(q), gazetteer.Key(q)
 	type cand struct {
-		v     quad.String
+		v     string
 		score float64
 	}
 	var cands []cand
@@ -168,7 +166,7 @@ func search(ctx context.Context, s *graph.Store, ix *index, gaz *gazetteer.Index
 			cands = cands[:3*maxHits]
 		}
 	} else { // the index is still being built: exact names only
-		cands = append(cands, cand{quad.String(q), 100})
+		cands = append(cands, cand{q, 100})
 	}
 	hits := map[string]*Hit{}
 	addHit := func(iri string, match string, sc float64) {
@@ -182,17 +180,17 @@ func search(ctx context.Context, s *graph.Store, ix *index, gaz *gazetteer.Index
 	}
 	r := &reader{store: s, budget: 20000}
 	for _, c := range cands {
-		var mentions []quad.Value
-		err := r.each(ctx, quad.Object, c.v, func(qd quad.Quad) bool {
-			s, ok := qd.Subject.(quad.IRI)
-			if !ok {
+		var mentions []graph.Term
+		err := r.each(ctx, graph.Object, graph.Literal(c.v), func(qd graph.Quad) bool {
+			s := qd.Subject
+			if !s.IsIRI() {
 				return true
 			}
 			switch qd.Predicate {
 			case schemaName, schemaAltName:
-				addHit(string(s), string(c.v), c.score)
+				addHit(s.Value, c.v, c.score)
 			case schemaIdentifier:
-				addHit(string(s), string(c.v), c.score-5)
+				addHit(s.Value, c.v, c.score-5)
 			case nifAnchor:
 				if len(mentions) < 3 {
 					mentions = append(mentions, s)
@@ -208,8 +206,8 @@ func search(ctx context.Context, s *graph.Store, ix *index, gaz *gazetteer.Index
 			if err != nil {
 				return nil, err
 			}
-			if e, ok := p[itsIdentRef].(quad.IRI); ok {
-				addHit(string(e), string(c.v), c.score-10)
+			if e := p[itsIdentRef]; e.IsIRI() {
+				addHit(e.Value, c.v, c.score-10)
 			}
 		}
 	}
@@ -238,7 +236,7 @@ func search(ctx context.Context, s *graph.Store, ix *index, gaz *gazetteer.Index
 			if hits[iri] != nil && hits[iri].Score >= scores[i] {
 				continue
 			}
-			p, err := r.props(ctx, quad.IRI(iri), schemaName)
+			p, err := r.props(ctx, graph.IRI(iri), schemaName)
 			if err != nil {
 				return nil, err
 			}
@@ -258,11 +256,11 @@ func search(ctx context.Context, s *graph.Store, ix *index, gaz *gazetteer.Index
 		out = out[:maxHits]
 	}
 	for i := range out {
-		p, err := r.props(ctx, quad.IRI(out[i].IRI), schemaName, schemaIdentifier)
+		p, err := r.props(ctx, graph.IRI(out[i].IRI), schemaName, schemaIdentifier)
 		if err != nil {
 			return nil, err
 		}
-		out[i].Label = cmp.Or(label(p[schemaName]), label(p[schemaIdentifier]), label(quad.IRI(out[i].IRI)))
+		out[i].Label = cmp.Or(label(p[schemaName]), label(p[schemaIdentifier]), label(graph.IRI(out[i].IRI)))
 	}
 	return out, nil
 }

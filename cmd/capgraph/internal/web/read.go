@@ -8,62 +8,48 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cayleygraph/quad"
-
 	"github.com/capgraph/capgraph/graph"
 	"github.com/capgraph/capgraph/graph/model"
 )
 
 // Terms of the model (docs/model.md) that the entity view reads.
-const (
-	nsSchema = "https://schema.org/"
-	nsRDF    = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
-	nsNIF    = "http://persistence.uni-leipzig.org/nlp2rdf/ontologies/nif-core#"
-	nsITS    = "http://www.w3.org/2005/11/its/rdf#"
-	nsProv   = "http://www.w3.org/ns/prov#"
-	nsOWL    = "http://www.w3.org/2002/07/owl#"
-	nsXSD    = "http://www.w3.org/2001/XMLSchema#"
-
-	rdfType          = quad.IRI(nsRDF + "type")
-	rdfSubject       = quad.IRI(nsRDF + "subject")
-	rdfPredicate     = quad.IRI(nsRDF + "predicate")
-	rdfObject        = quad.IRI(nsRDF + "object")
-	schemaName       = quad.IRI(nsSchema + "name")
-	schemaAltName    = quad.IRI(nsSchema + "alternateName")
-	schemaRoleName   = quad.IRI(nsSchema + "roleName")
-	schemaCaption    = quad.IRI(nsSchema + "caption")
-	schemaIdentifier = quad.IRI(nsSchema + "identifier")
-	schemaDate       = quad.IRI(nsSchema + "dateCreated")
-	schemaGeo        = quad.IRI(nsSchema + "geo")
-	schemaLatitude   = quad.IRI(nsSchema + "latitude")
-	schemaLongitude  = quad.IRI(nsSchema + "longitude")
-	schemaPlace      = quad.IRI(nsSchema + "Place")
-	schemaPhoto      = quad.IRI(nsSchema + "Photograph")
-	nifBegin         = quad.IRI(nsNIF + "beginIndex")
-	nifEnd           = quad.IRI(nsNIF + "endIndex")
-	nifAnchor        = quad.IRI(nsNIF + "anchorOf")
-	itsIdentRef      = quad.IRI(nsITS + "taIdentRef")
-	cgConfidence     = quad.IRI(model.Vocab + "confidence")
-	cgContentHash    = quad.IRI(model.Vocab + "contentHash")
-	cgArmedGroup     = quad.IRI(model.Vocab + "ArmedGroup")
-	xsdDate          = quad.IRI(nsXSD + "date")
+var (
+	rdfType          = term(model.RDFType)
+	rdfSubject       = term(model.RDFSubject)
+	rdfPredicate     = term(model.RDFPredicate)
+	rdfObject        = term(model.RDFObject)
+	schemaName       = term(model.SchemaName)
+	schemaAltName    = term(model.SchemaAlternateName)
+	schemaRoleName   = term(model.SchemaRoleName)
+	schemaCaption    = term(model.SchemaCaption)
+	schemaIdentifier = term(model.SchemaIdentifier)
+	schemaDate       = term(model.SchemaDateCreated)
+	schemaGeo        = term(model.SchemaGeo)
+	schemaLatitude   = term(model.SchemaLatitude)
+	schemaLongitude  = term(model.SchemaLongitude)
+	schemaPlace      = term(model.SchemaPlace)
+	schemaPhoto      = term(model.SchemaPhotograph)
+	nifBegin         = term(model.NIFBeginIndex)
+	nifEnd           = term(model.NIFEndIndex)
+	nifAnchor        = term(model.NIFAnchorOf)
+	itsIdentRef      = term(model.ITSTaIdentRef)
+	cgConfidence     = term(model.CapgraphConfidence)
+	cgArmedGroup     = term(model.CapgraphArmedGroup)
 )
+
+// term is a model IRI as the store's reads give it.
+func term[S ~string](iri S) graph.Term { return graph.IRI(string(iri)) }
 
 var (
 	photoBase = model.Base + "photo/"
 	graphBase = model.Base + "graph/"
 )
 
-var prefixes = []struct{ prefix, ns string }{
-	{"capgraph", model.Vocab}, {"schema", nsSchema}, {"prov", nsProv}, {"nif", nsNIF},
-	{"itsrdf", nsITS}, {"owl", nsOWL}, {"rdf", nsRDF}, {"xsd", nsXSD},
-}
-
 // compact writes iri as a prefixed name when a model namespace covers it.
 func compact(iri string) string {
-	for _, p := range prefixes {
-		if rest, ok := strings.CutPrefix(iri, p.ns); ok {
-			return p.prefix + ":" + rest
+	for _, p := range model.Prefixes {
+		if rest, ok := strings.CutPrefix(iri, p.IRI); ok {
+			return p.Prefix + ":" + rest
 		}
 	}
 	return iri
@@ -79,7 +65,7 @@ type reader struct {
 
 // each calls fn for every quad that has v in direction d, until fn returns
 // false or the budget runs out.
-func (r *reader) each(ctx context.Context, d quad.Direction, v quad.Value, fn func(quad.Quad) bool) error {
+func (r *reader) each(ctx context.Context, d graph.Direction, v graph.Term, fn func(graph.Quad) bool) error {
 	for q, err := range r.store.Quads(ctx, d, v) {
 		if err != nil {
 			return err
@@ -98,11 +84,11 @@ func (r *reader) each(ctx context.Context, d quad.Direction, v quad.Value, fn fu
 
 // props reads the first value of each wanted predicate of subject s. Entity
 // descriptions repeat in every caption graph, so it stops once it has them all.
-func (r *reader) props(ctx context.Context, s quad.Value, want ...quad.IRI) (map[quad.IRI]quad.Value, error) {
-	out := make(map[quad.IRI]quad.Value, len(want))
+func (r *reader) props(ctx context.Context, s graph.Term, want ...graph.Term) (map[graph.Term]graph.Term, error) {
+	out := make(map[graph.Term]graph.Term, len(want))
 	seen := 0
-	err := r.each(ctx, quad.Subject, s, func(q quad.Quad) bool {
-		p, _ := q.Predicate.(quad.IRI)
+	err := r.each(ctx, graph.Subject, s, func(q graph.Quad) bool {
+		p := q.Predicate
 		if _, ok := out[p]; ok || !slices.Contains(want, p) {
 			return true
 		}
@@ -203,31 +189,22 @@ func kindOf(iri string) string {
 	return "other"
 }
 
-// label gives a readable text for a value.
-func label(v quad.Value) string {
-	switch v := v.(type) {
-	case quad.IRI:
-		s := string(v)
+// label gives a readable text for a term: a literal's lexical form, an
+// IRI's last segment.
+func label(t graph.Term) string {
+	s := t.Value
+	if t.IsIRI() {
 		if i := strings.LastIndexAny(s, "/#"); i >= 0 && i < len(s)-1 {
 			s = s[i+1:]
 		}
 		if u, err := url.PathUnescape(s); err == nil {
 			s = u
 		}
-		return s
-	case quad.String:
-		return string(v)
-	case quad.TypedString:
-		return string(v.Value)
-	case quad.LangString:
-		return string(v.Value)
-	case nil:
-		return ""
 	}
-	return v.String()
+	return s
 }
 
-func number(v quad.Value) (float64, bool) {
+func number(v graph.Term) (float64, bool) {
 	f, err := strconv.ParseFloat(label(v), 64)
 	return f, err == nil
 }
@@ -240,7 +217,7 @@ const (
 )
 
 // bookkeeping predicates are not shown as facts.
-var bookkeeping = map[quad.IRI]bool{
+var bookkeeping = map[graph.Term]bool{
 	rdfSubject: true, rdfPredicate: true, rdfObject: true, itsIdentRef: true,
 	schemaName: true, rdfType: true, schemaGeo: true,
 }
@@ -250,20 +227,20 @@ var bookkeeping = map[quad.IRI]bool{
 // its neighbourhood. It returns ok false when the store has no such node.
 func entity(ctx context.Context, s *graph.Store, iri string) (e *Entity, ok bool, err error) {
 	r := &reader{store: s, budget: viewBudget}
-	n := quad.IRI(iri)
+	n := graph.IRI(iri)
 	e = &Entity{Node: Node{IRI: iri, Kind: kindOf(iri)}, Names: []string{}, Facts: []Fact{}, Captions: []Caption{}}
 
 	type factKey struct {
-		p       quad.IRI
+		p       graph.Term
 		inverse bool
-		v       quad.Value
+		v       graph.Term
 	}
 	facts := map[factKey]*Fact{}
 	var order []factKey
 	captionSet := map[string]bool{}
 	var captionIDs []string
-	addCaption := func(g quad.Value) string {
-		id, ok := captionID(label2(g))
+	addCaption := func(g graph.Term) string {
+		id, ok := captionID(iriOf(g))
 		if !ok {
 			return ""
 		}
@@ -273,10 +250,10 @@ func entity(ctx context.Context, s *graph.Store, iri string) (e *Entity, ok bool
 		}
 		return id
 	}
-	addFact := func(k factKey, g quad.Value) {
+	addFact := func(k factKey, g graph.Term) {
 		f := facts[k]
 		if f == nil {
-			f = &Fact{Predicate: compact(string(k.p)), Inverse: k.inverse, Value: valueOf(k.v), Captions: []string{}}
+			f = &Fact{Predicate: compact(k.p.Value), Inverse: k.inverse, Value: valueOf(k.v), Captions: []string{}}
 			facts[k] = f
 			order = append(order, k)
 		}
@@ -284,7 +261,7 @@ func entity(ctx context.Context, s *graph.Store, iri string) (e *Entity, ok bool
 			f.Captions = append(f.Captions, id)
 		}
 	}
-	isType := func(v quad.Value) {
+	isType := func(v graph.Term) {
 		switch v {
 		case schemaPlace:
 			e.Kind = "place"
@@ -295,10 +272,10 @@ func entity(ctx context.Context, s *graph.Store, iri string) (e *Entity, ok bool
 		}
 	}
 	found := false
-	var geo quad.Value
-	err = r.each(ctx, quad.Subject, n, func(q quad.Quad) bool {
+	var geo graph.Term
+	err = r.each(ctx, graph.Subject, n, func(q graph.Quad) bool {
 		found = true
-		p, _ := q.Predicate.(quad.IRI)
+		p := q.Predicate
 		switch p {
 		case schemaName, schemaAltName:
 			if s := label(q.Object); !slices.Contains(e.Names, s) {
@@ -314,31 +291,31 @@ func entity(ctx context.Context, s *graph.Store, iri string) (e *Entity, ok bool
 		if p == schemaName || p == schemaIdentifier || p == schemaCaption {
 			return true
 		}
-		addFact(factKey{p, false, q.Object}, q.Label)
+		addFact(factKey{p, false, q.Object}, q.Graph)
 		return true
 	})
 	if err != nil {
 		return nil, false, err
 	}
-	var mentions []quad.Value
+	var mentions []graph.Term
 	type stmt struct {
-		node    quad.Value
+		node    graph.Term
 		inverse bool // the entity is the statement's object
 	}
 	var stmts []stmt
-	err = r.each(ctx, quad.Object, n, func(q quad.Quad) bool {
+	err = r.each(ctx, graph.Object, n, func(q graph.Quad) bool {
 		found = true
-		p, _ := q.Predicate.(quad.IRI)
+		p := q.Predicate
 		switch p {
 		case itsIdentRef:
 			mentions = append(mentions, q.Subject)
-			addCaption(q.Label)
+			addCaption(q.Graph)
 			return true
 		case rdfSubject, rdfObject:
 			stmts = append(stmts, stmt{q.Subject, p == rdfObject})
 			return true
 		}
-		addFact(factKey{p, true, q.Subject}, q.Label)
+		addFact(factKey{p, true, q.Subject}, q.Graph)
 		return true
 	})
 	if err != nil {
@@ -352,7 +329,7 @@ func entity(ctx context.Context, s *graph.Store, iri string) (e *Entity, ok bool
 	} else {
 		e.Label = label(n)
 	}
-	if geo != nil {
+	if geo != (graph.Term{}) {
 		if p, err := r.props(ctx, geo, schemaLatitude, schemaLongitude); err == nil {
 			lat, ok1 := number(p[schemaLatitude])
 			lon, ok2 := number(p[schemaLongitude])
@@ -372,7 +349,7 @@ func entity(ctx context.Context, s *graph.Store, iri string) (e *Entity, ok bool
 		if err != nil {
 			return nil, false, err
 		}
-		pred, _ := p[rdfPredicate].(quad.IRI)
+		pred := p[rdfPredicate]
 		if f := facts[factKey{pred, st.inverse, p[other]}]; f != nil {
 			if c, ok := number(p[cgConfidence]); ok && c > f.Confidence {
 				f.Confidence = c
@@ -389,7 +366,7 @@ func entity(ctx context.Context, s *graph.Store, iri string) (e *Entity, ok bool
 	// Captions and the spans that mention the entity.
 	spans := map[string][]Mention{}
 	for _, m := range mentions {
-		id, ok := captionID(label2(m))
+		id, ok := captionID(iriOf(m))
 		if !ok {
 			continue
 		}
@@ -424,12 +401,12 @@ func entity(ctx context.Context, s *graph.Store, iri string) (e *Entity, ok bool
 			e.Truncated = true
 			break
 		}
-		photo := quad.IRI(photoBase + url.PathEscape(id))
+		photo := graph.IRI(photoBase + url.PathEscape(id))
 		p, err := r.props(ctx, photo, schemaCaption, schemaDate)
 		if err != nil {
 			return nil, false, err
 		}
-		c := Caption{ID: id, Photo: string(photo), Text: label(p[schemaCaption]), Date: label(p[schemaDate]), Mentions: spans[id]}
+		c := Caption{ID: id, Photo: photo.Value, Text: label(p[schemaCaption]), Date: label(p[schemaDate]), Mentions: spans[id]}
 		if c.Mentions == nil {
 			c.Mentions = []Mention{}
 		}
@@ -445,16 +422,17 @@ func entity(ctx context.Context, s *graph.Store, iri string) (e *Entity, ok bool
 	return e, true, nil
 }
 
-func label2(v quad.Value) string {
-	if iri, ok := v.(quad.IRI); ok {
-		return string(iri)
+// iriOf returns t's IRI, or "" when t is not one.
+func iriOf(t graph.Term) string {
+	if t.IsIRI() {
+		return t.Value
 	}
 	return ""
 }
 
-func valueOf(v quad.Value) Value {
-	if iri, ok := v.(quad.IRI); ok {
-		return Value{IRI: string(iri), Label: label(v)}
+func valueOf(v graph.Term) Value {
+	if v.IsIRI() {
+		return Value{IRI: v.Value, Label: label(v)}
 	}
 	return Value{Label: label(v), Literal: true}
 }
@@ -472,7 +450,7 @@ func neighbourhood(ctx context.Context, r *reader, e *Entity) error {
 			return false
 		}
 		nodes[iri] = len(e.Nodes)
-		e.Nodes = append(e.Nodes, Node{IRI: iri, Label: label(quad.IRI(iri)), Kind: kindOf(iri)})
+		e.Nodes = append(e.Nodes, Node{IRI: iri, Label: label(graph.IRI(iri)), Kind: kindOf(iri)})
 		return true
 	}
 	links := map[[2]string]bool{}
@@ -510,14 +488,13 @@ func neighbourhood(ctx context.Context, r *reader, e *Entity) error {
 			link(Link{Source: c.Photo, Target: e.IRI, Label: "mentions"})
 		}
 		photos++
-		err := r.each(ctx, quad.Subject, quad.IRI(c.Photo), func(q quad.Quad) bool {
-			o, ok := q.Object.(quad.IRI)
-			p, _ := q.Predicate.(quad.IRI)
-			if !ok || string(o) == e.IRI || bookkeeping[p] {
+		err := r.each(ctx, graph.Subject, graph.IRI(c.Photo), func(q graph.Quad) bool {
+			o, p := q.Object, q.Predicate
+			if !o.IsIRI() || o.Value == e.IRI || bookkeeping[p] {
 				return true
 			}
-			if add(string(o)) {
-				link(Link{Source: c.Photo, Target: string(o), Label: compact(string(p))})
+			if add(o.Value) {
+				link(Link{Source: c.Photo, Target: o.Value, Label: compact(p.Value)})
 			}
 			return true
 		})
@@ -531,14 +508,14 @@ func neighbourhood(ctx context.Context, r *reader, e *Entity) error {
 		if nd.Kind == "photo" {
 			continue
 		}
-		p, err := r.props(ctx, quad.IRI(nd.IRI), schemaName, schemaGeo)
+		p, err := r.props(ctx, graph.IRI(nd.IRI), schemaName, schemaGeo)
 		if err != nil {
 			return err
 		}
 		if s := label(p[schemaName]); s != "" {
 			nd.Label = s
 		}
-		if geo := p[schemaGeo]; geo != nil {
+		if geo, ok := p[schemaGeo]; ok {
 			g, err := r.props(ctx, geo, schemaLatitude, schemaLongitude)
 			if err != nil {
 				return err
@@ -558,7 +535,7 @@ func neighbourhood(ctx context.Context, r *reader, e *Entity) error {
 		if j, ok := nodes[v.IRI]; ok {
 			v.Label = e.Nodes[j].Label
 		} else if strings.Contains(v.IRI, "#role") {
-			p, err := r.props(ctx, quad.IRI(v.IRI), schemaRoleName)
+			p, err := r.props(ctx, graph.IRI(v.IRI), schemaRoleName)
 			if err != nil {
 				return err
 			}
