@@ -51,7 +51,6 @@ import (
 	"github.com/capgraph/capgraph/graph/internal/boltkv"
 	"github.com/capgraph/capgraph/graph/internal/bulk"
 	"github.com/capgraph/capgraph/graph/internal/plan"
-	"github.com/capgraph/capgraph/graph/internal/rows"
 	"github.com/capgraph/capgraph/graph/model"
 )
 
@@ -219,15 +218,8 @@ func (s *Store) Close() error {
 
 // Query runs a query in one of Cayley's languages ("gizmo", "graphql",
 // "mql") and yields up to limit results (0 means no limit), each collated
-// as JSON-ready values.
-//
-// A result that is an object with the key "$rows", holding an array,
-// stands for the array's elements, and Query yields each, made into rows,
-// sorted, deduplicated and cut as the object asks (rows.Of). Gizmo hands
-// every g.Emit to its reader through a channel, about 6 µs a result on a
-// small machine (queries' BenchmarkGizmoFloor), and goja builds and sorts
-// rows at about 10 µs a row, so a query with many rows (the saved queries'
-// emitSorted and emitTagged) emits them as one such batch.
+// as JSON-ready values. A saved query's result may stand for many rows
+// (queries/rows makes them).
 func (s *Store) Query(ctx context.Context, lang, text string, limit int) iter.Seq2[any, error] {
 	if limit < 0 {
 		limit = 0
@@ -245,15 +237,9 @@ func (s *Store) Query(ctx context.Context, lang, text string, limit int) iter.Se
 			return
 		}
 		defer it.Close()
-		n := 0
 		for it.Next(ctx) {
-			for _, r := range rows.Of(it.Result()) {
-				if !yield(r, nil) {
-					return
-				}
-				if n++; n == limit {
-					return
-				}
+			if !yield(it.Result(), nil) {
+				return
 			}
 		}
 		if err := cmp.Or(it.Err(), s.bolt.KV().Damaged()); err != nil {

@@ -73,8 +73,8 @@ function emitTagged(path, columns, keys, unique) {
   emitBatch({ "$rows": path.TagArray(), "$columns": columns }, keys, unique);
 }
 function emitBatch(b, keys, unique) {
-  // The runner sorts and cuts the batch (graph.Store.Query): goja spends
-  // about 10 µs a row on sorting, Go under 1 (graph's BenchmarkSortBatch).
+  // The runner sorts and cuts the batch (queries/rows): goja spends
+  // about 10 µs a row on sorting, Go under 1 (rows' BenchmarkSortBatch).
   b["$sort"] = keys;
   b["$unique"] = unique || [];
   b["$limit"] = typeof params.limit == "number" && params.limit > 0 ? params.limit : 0;

@@ -79,6 +79,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/capgraph/capgraph/graph/model"
 )
 
 // Param is one parameter of a saved query.
@@ -494,10 +496,6 @@ func (q Query) BindVariants(values map[string]string, variants map[string][]stri
 	return "var params = Object.freeze(JSON.parse(" + JSString(string(b)) + "));\n" + lib + q.Text, nil
 }
 
-// IRIBase is the prefix of every capgraph IRI. A parameter value that names
-// an entity and starts with it is looked up as that IRI.
-const IRIBase = "https://capgraph.org/id/"
-
 // Spellings returns the distinct strings to look names up by: each name
 // as given, in lower case, upper case and title case. A capgraph IRI
 // becomes <IRI>; an empty name, or one Cayley would read as an IRI, blank
@@ -512,10 +510,10 @@ func Spellings(names ...string) []string {
 	}
 	for _, n := range names {
 		n = strings.TrimSpace(n)
-		if len(n) > 2 && n[0] == '<' && n[len(n)-1] == '>' && strings.HasPrefix(n[1:], IRIBase) {
+		if len(n) > 2 && n[0] == '<' && n[len(n)-1] == '>' && strings.HasPrefix(n[1:], model.Base) {
 			n = n[1 : len(n)-1] // the IRI as N-Triples writes it
 		}
-		if strings.HasPrefix(n, IRIBase) && !strings.ContainsAny(n, "<>\" \t\n{}|\\^`") {
+		if strings.HasPrefix(n, model.Base) && !strings.ContainsAny(n, "<>\" \t\n{}|\\^`") {
 			add("<" + n + ">")
 			continue
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/capgraph/capgraph/extract/gazetteer"
 	"github.com/capgraph/capgraph/graph"
 	"github.com/capgraph/capgraph/queries"
+	"github.com/capgraph/capgraph/queries/rows"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden files")
@@ -90,8 +91,8 @@ func runGizmo(t testing.TB, s *graph.Store, q queries.Query, values map[string]s
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rows []row
-	for r, err := range s.Query(t.Context(), "gizmo", prog, 0) {
+	var out []row
+	for r, err := range rows.All(s.Query(t.Context(), "gizmo", prog, 0), 0) {
 		if err != nil {
 			t.Fatalf("%s: %v", q.Name, err)
 		}
@@ -99,9 +100,9 @@ func runGizmo(t testing.TB, s *graph.Store, q queries.Query, values map[string]s
 		if !ok {
 			t.Fatalf("%s: result %T, want an object", q.Name, r)
 		}
-		rows = append(rows, m)
+		out = append(out, m)
 	}
-	return rows
+	return out
 }
 
 // format writes rows as JSON lines with keys in column order.
@@ -248,7 +249,7 @@ emitSorted(rows, keys);
 		}
 		var want string
 		var got []string
-		for r, err := range s.Query(t.Context(), "gizmo", prog, 0) {
+		for r, err := range rows.All(s.Query(t.Context(), "gizmo", prog, 0), 0) {
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -23,6 +23,7 @@ import (
 	"github.com/capgraph/capgraph/graph"
 	"github.com/capgraph/capgraph/graph/model"
 	"github.com/capgraph/capgraph/queries"
+	"github.com/capgraph/capgraph/queries/rows"
 )
 
 // queryOptions are the flags of the query subcommands.
@@ -266,7 +267,7 @@ func resolveVariants(q queries.Query, values map[string]string) (map[string][]st
 	out := make(map[string][]string)
 	for _, p := range q.Params {
 		v := strings.TrimSpace(values[p.Name])
-		if p.Resolve == "" || v == "" || strings.HasPrefix(strings.TrimPrefix(v, "<"), queries.IRIBase) {
+		if p.Resolve == "" || v == "" || strings.HasPrefix(strings.TrimPrefix(v, "<"), model.Base) {
 			continue
 		}
 		if ix == nil {
@@ -350,7 +351,7 @@ func (a *app) execGizmo(ctx context.Context, out io.Writer, prog string, cols []
 		limit, capped = tableRowCap+1, true // one more, to know whether the cap cut the rows
 	}
 	w := newRowWriter(out, opts.Format, cols)
-	for r, err := range s.Query(ctx, "gizmo", prog, limit) {
+	for r, err := range rows.All(s.Query(ctx, "gizmo", prog, limit), limit) {
 		if err != nil {
 			if errors.Is(err, context.DeadlineExceeded) || ctx.Err() == context.DeadlineExceeded {
 				return fmt.Errorf("query ran longer than --timeout %v", opts.Timeout)

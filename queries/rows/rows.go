@@ -3,12 +3,35 @@ package rows
 import (
 	"cmp"
 	"fmt"
+	"iter"
 	"maps"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 )
+
+// All yields the rows that results stand for ([Of]), up to limit rows (0
+// means no limit), and stops at the first error, which it yields.
+func All(results iter.Seq2[any, error], limit int) iter.Seq2[any, error] {
+	return func(yield func(any, error) bool) {
+		n := 0
+		for r, err := range results {
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			for _, row := range Of(r) {
+				if !yield(row, nil) {
+					return
+				}
+				if n++; n == limit {
+					return
+				}
+			}
+		}
+	}
+}
 
 // Of returns the rows a query result stands for: a batch's rows, made,
 // sorted, deduplicated and cut as it asks, or the result itself.

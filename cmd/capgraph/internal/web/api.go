@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/capgraph/capgraph/graph"
+	"github.com/capgraph/capgraph/queries/rows"
 )
 
 // writeJSON writes v with status code.
@@ -149,7 +150,7 @@ func (s *Server) runQuery(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	res := QueryResult{Query: q.Name, Rows: []map[string]any{}}
 	cols := map[string]bool{}
-	for v, err := range s.store.Query(r.Context(), q.Lang, text, s.opts.ResultLimit+1) {
+	for v, err := range rows.All(s.store.Query(r.Context(), q.Lang, text, s.opts.ResultLimit+1), s.opts.ResultLimit+1) {
 		if err != nil {
 			switch {
 			case r.Context().Err() != nil:
