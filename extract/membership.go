@@ -1,0 +1,170 @@
+package extract
+
+import "strings"
+
+// memberOf finds the depicted combatant and the group the caption says
+// they belong to: "A <group> fighter", "Members of the <group>", "a
+// soldier who defected to join the <group>"; and group-to-group membership:
+// "<parent>'s <group>", "<group>, which operates under the <parent>",
+// "<group> fighter, part of the <parent>".
+func (d *doc) memberOf(r *relSet) {
+	groups := d.body(ArmedGroup)
+	// Group to parent group.
+	for i, g := range groups {
+		if i > 0 {
+			p := groups[i-1]
+			gap := d.maskedGap(p.end, g.start)
+			if gap == "'s " || gap == "’s " || affiliateGap(gap) {
+				r.add(d.arg(g), MemberOf, d.arg(p), 0.75)
+			}
+		}
+		if i+1 < len(groups) && d.sent[groups[i+1].ts] == d.sent[g.ts] && partOfGap(d.maskedGap(g.end, groups[i+1].start)) {
+			r.add(d.arg(g), MemberOf, d.arg(groups[i+1]), 0.75)
+		}
+	}
+	// The depicted role: only the first sentence's first combatant counts.
+	for i, t := range d.toks {
+		if d.sent[i] != 0 {
+			break
+		}
+		if !roleWords[t.lower] || d.owner[i] != nil {
+			continue
+		}
+		if d.notDepicted(i) {
+			continue
+		}
+		var g *mention
+		// "<group> fighter": the group ends right before the role.
+		if i > 0 {
+			if m := d.mentionAtToken(i - 1); m != nil && m.typ == ArmedGroup && m.te == i {
+				if gap := d.text[m.end:t.start]; gap == " " {
+					if !d.notDepicted(m.ts) {
+						g = m
+					}
+				}
+			}
+		}
+		// "Members of the <group>", "fighters from <group>", "Marines with
+		// the <unit>", "Fighters loyal to the <group>".
+		if g == nil && i+1 < len(d.toks) {
+			k := i + 1
+			w := d.toks[k].lower
+			if w == "loyal" && k+1 < len(d.toks) && d.toks[k+1].lower == "to" {
+				k, w = k+1, "to"
+			}
+			if w == "of" || w == "from" || w == "with" || w == "to" && d.toks[k-1].lower == "loyal" {
+				k++
+				if k < len(d.toks) && d.toks[k].lower == "the" {
+					k++
+				}
+				g = d.groupFrom(k)
+			}
+		}
+		// "a soldier, who has defected to join the <group>".
+		if g == nil {
+			rest := strings.ToLower(d.text[t.end:min(len(d.text), t.end+50)])
+			for _, cue := range []string{" who defected to join the ", ", who has defected to join the ", ", who defected to join the ", " who has defected to join the ", " who joined the "} {
+				if strings.HasPrefix(rest, cue) {
+					if m := d.mentionAtToken(d.tokenAt(t.end + len(cue))); m != nil && m.typ == ArmedGroup {
+						g = m
+					}
+				}
+			}
+		}
+		if g == nil {
+			continue
+		}
+		role := roleArg(t.text)
+		r.add(role, MemberOf, d.arg(g), 0.75)
+		// "..., part of the Free Syrian Army": the member belongs to the parent too.
+		rest := d.text[t.end:]
+		if strings.HasPrefix(rest, " (") {
+			if cl := strings.IndexByte(rest, ')'); cl > 0 && cl < 8 {
+				rest = rest[cl+1:]
+			}
+		}
+		for _, cue := range []string{", part of the ", ", part of "} {
+			if strings.HasPrefix(strings.ToLower(rest), cue) {
+				if m := d.mentionAtToken(d.tokenAt(len(d.text) - len(rest) + len(cue))); m != nil && m.typ == ArmedGroup {
+					r.add(role, MemberOf, d.arg(m), 0.7)
+				}
+			}
+		}
+		return
+	}
+}
+
+// groupFrom reads the group a role belongs to from token k on, past
+// modifiers: "the US-backed Syrian Democratic Forces", "Ukraine's Azov
+// Regiment", "al Qaeda's Nusra Front", "al Qaeda's Syrian affiliate, the
+// Nusra Front" (the inner group in the last two).
+func (d *doc) groupFrom(k int) *mention {
+	for steps := 0; k < len(d.toks) && steps < 4; steps++ {
+		m := d.mentionAtToken(k)
+		if m == nil || m.ts != k {
+			if fillerWord(d.toks[k].lower) || d.toks[k].lower == "led" || d.toks[k].lower == "backed" || demonyms[d.toks[k].lower] {
+				k++
+				continue
+			}
+			return nil
+		}
+		poss := m.te+1 < len(d.toks) && d.toks[m.te].lower == "s" && isApostrophe(d.text[m.end:d.toks[m.te].start])
+		switch {
+		case m.typ == ArmedGroup && poss:
+			// "al Qaeda's Nusra Front", "al Qaeda's Syrian affiliate, the Nusra Front".
+			for j := m.te + 1; j < len(d.toks) && j < m.te+7 && d.sent[j] == d.sent[k]; j++ {
+				if m2 := d.mentionAtToken(j); m2 != nil && m2.typ == ArmedGroup && m2.ts == j {
+					return m2
+				}
+			}
+			return m
+		case m.typ == ArmedGroup:
+			return m
+		case m.typ == Place && poss:
+			k = m.te + 1 // "Ukraine's Azov Regiment"
+		case m.typ == Place && m.te < len(d.toks) && (d.toks[m.te].lower == "backed" || d.toks[m.te].lower == "led"):
+			k = m.te + 1 // "US-backed"
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// affiliateGap reports "'s Syrian affiliate, the " between a parent group
+// and its branch.
+func affiliateGap(gap string) bool {
+	if !strings.HasPrefix(gap, "'s ") && !strings.HasPrefix(gap, "’s ") {
+		return false
+	}
+	words := gapWords(gap[strings.IndexByte(gap, ' ')+1:])
+	n := len(words)
+	return n >= 3 && n <= 6 && words[n-1] == "the" && words[n-2] == "," && partNouns[words[n-3]]
+}
+
+// partOfGap reports the words between two groups that make the first part
+// of the second: ", part of the ", ", a faction of the Turkish-backed ",
+// ", which operates under the ", " is the all-female wing of the ".
+func partOfGap(gap string) bool {
+	words := gapWords(gap)
+	if len(words) == 0 || len(words) > 9 || words[len(words)-1] == "ent" {
+		return false
+	}
+	// Drop the article and modifiers before the second group.
+	k := len(words) - 1
+	for k >= 0 && (words[k] == "the" || fillerWord(words[k])) {
+		k--
+	}
+	if k < 1 {
+		return false
+	}
+	switch {
+	case words[k] == "of" && partNouns[words[k-1]]:
+		return true
+	case words[k] == "under" && (words[k-1] == "operates" || words[k-1] == "operating" || words[k-1] == "fights" || words[k-1] == "fighting"):
+		return true
+	case words[k] == "joined" || words[k] == "within":
+		return true
+	}
+	return false
+}
