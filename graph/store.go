@@ -21,8 +21,8 @@
 // Its files: store.go opens and closes a store and runs queries; load.go
 // writes extractions, batch.go the transactions of a load, stored.go
 // reads back what a caption's graph and an entity's description hold;
-// tally.go keeps the counts, stats.go, export.go, describe.go, read.go
-// and check.go answer the store's readers.
+// tally.go keeps the counts; stats.go, export.go (with encode.go, its
+// formats), describe.go, read.go and check.go answer the store's readers.
 package graph
 
 import (
