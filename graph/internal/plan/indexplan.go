@@ -9,12 +9,10 @@ import (
 	"fmt"
 	"slices"
 	"sync"
-	"unsafe"
 
 	cgraph "github.com/cayleygraph/cayley/graph"
 	"github.com/cayleygraph/cayley/graph/iterator"
 	"github.com/cayleygraph/cayley/graph/kv"
-	cproto "github.com/cayleygraph/cayley/graph/proto"
 	"github.com/cayleygraph/cayley/graph/refs"
 	"github.com/cayleygraph/cayley/query/shape"
 	"github.com/cayleygraph/quad"
@@ -22,10 +20,6 @@ import (
 	lru "github.com/hashicorp/golang-lru/v2"
 	hkv "github.com/hidal-go/hidalgo/kv"
 	"github.com/hidal-go/hidalgo/kv/options"
-	"google.golang.org/protobuf/encoding/protowire"
-	"google.golang.org/protobuf/proto"
-
-	"github.com/capgraph/capgraph/graph/internal/boltkv"
 )
 
 // Store is the quad store that queries run on with the embedded
@@ -229,129 +223,6 @@ func (it *linksIterator) Lookup() iterator.Index {
 	return &linksLookup{linksScan: linksScan{l: it.l}}
 }
 
-// sizeScanKeys bounds the index keys Stats reads to size a prefix.
-const sizeScanKeys = 256
-
-// Stats works its answer out once: Cayley asks each iterator of a nested
-// plan again at every level it optimizes, and a prefix's size costs up to
-// sizeScanKeys key reads. A path that tagged a step after Has spent more
-// time there than in reading its 124 results.
-func (it *linksIterator) Stats(ctx context.Context) (iterator.Costs, error) {
-	if it.costs != nil {
-		return *it.costs, nil
-	}
-	c, err := it.stats(ctx)
-	if err == nil {
-		it.costs = &c
-	}
-	return c, err
-}
-
-func (it *linksIterator) stats(ctx context.Context) (iterator.Costs, error) {
-	var c iterator.Costs
-	if it.l.next == nil || it.l.lookup == nil {
-		var err error
-		if c, err = it.cayleys().Stats(ctx); err != nil {
-			return c, err
-		}
-	}
-	if it.l.lookup != nil {
-		c.ContainsCost = 2 // a key seek and a log read, as kv's NextCost
-	}
-	if it.l.next != nil {
-		c.NextCost = 2
-		size, err := it.l.q.keptPrefixSize(ctx, it.l.appendPrefix(nil, it.l.next, nil))
-		if err != nil {
-			return c, err
-		}
-		c.Size = size
-	}
-	return c, nil
-}
-
-// lookupKey is p's bytes as a string, without a copy, to look a prefix up
-// in the read cache: Get keeps no key. Add needs string(p).
-func lookupKey(p []byte) string { return unsafe.String(unsafe.SliceData(p), len(p)) }
-
-// keptPrefixSize is prefixSize of p, in prefix form, kept in the query's
-// readCache: the planner asks for the same sizes at every query.
-func (q *Store) keptPrefixSize(ctx context.Context, p []byte) (refs.Size, error) {
-	if q.reads != nil {
-		if size, ok := q.reads.sizes.Get(lookupKey(p)); ok {
-			return size, nil
-		}
-	}
-	size, err := q.prefixSize(ctx, indexKey(p))
-	if err == nil && q.reads != nil {
-		q.reads.sizes.Add(string(p), size)
-	}
-	return size, err
-}
-
-// prefixSize counts the quad ids under an index key prefix, reading at
-// most sizeScanKeys keys. Past that it estimates the keys from their ids:
-// the next direction's id in the first key, the last read and the last
-// under the prefix, as ids are given in order of writing. An
-// underestimate is what costs: Cayley's And walks the side it thinks
-// smaller and checks the other, and a photo type prefix called a
-// thousand at 10^6 captions had it walk a million photos to check a few
-// thousand. The size is never exact: an index lists dead quads too (kv
-// marks them in its log), and Cayley answers Count() with an exact size
-// without iterating.
-func (q *Store) prefixSize(ctx context.Context, prefix hkv.Key) (refs.Size, error) {
-	var size refs.Size
-	err := hkv.View(ctx, q.db, func(tx hkv.Tx) error {
-		kit := tx.Scan(ctx, options.WithPrefixKV(prefix))
-		defer kit.Close()
-		var ids []uint64
-		var first, last []byte
-		for keys := 1; kit.Next(ctx); keys++ {
-			k := kit.Key()
-			if first == nil {
-				first = k[len(k)-1]
-			}
-			last = k[len(k)-1]
-			var err error
-			if ids, err = decodeIDs(ids[:0], kit.Val()); err != nil {
-				return err
-			}
-			size.Value += int64(len(ids))
-			if keys == sizeScanKeys {
-				size.Value = estimateSize(size.Value, keys, first, last, lastKey(tx, prefix), len(prefix[len(prefix)-1]))
-				return kit.Err()
-			}
-		}
-		return kit.Err()
-	})
-	return size, err
-}
-
-// lastKey returns the greatest key under prefix, or nil.
-func lastKey(tx hkv.Tx, prefix hkv.Key) []byte {
-	if t, ok := tx.(*boltkv.Tx); ok {
-		return t.Last(prefix)
-	}
-	return nil
-}
-
-// estimateSize scales ids, counted in the first n keys (first to last)
-// under a prefix that is at bytes long, to every key up to end: by the id
-// that follows the prefix, assuming the keys' ids are as dense past the
-// first n as within them. Without such an id it guesses 4x.
-func estimateSize(ids int64, n int, first, last, end []byte, at int) int64 {
-	if len(first) < at+8 || len(last) < at+8 || len(end) < at+8 {
-		return 4 * ids
-	}
-	a := binary.BigEndian.Uint64(first[at:])
-	b := binary.BigEndian.Uint64(last[at:])
-	z := binary.BigEndian.Uint64(end[at:])
-	if b <= a || z < b {
-		return 4 * ids
-	}
-	keys := float64(n-1)*float64(z-a)/float64(b-a) + 1
-	return int64(float64(ids) * keys / float64(n))
-}
-
 func (it *linksIterator) Optimize(context.Context) (iterator.Shape, bool) { return it, false }
 
 func (it *linksIterator) SubIterators() []iterator.Shape { return nil }
@@ -547,118 +418,6 @@ func (c *linksLookup) Contains(ctx context.Context, v refs.Ref) bool {
 func (c *linksLookup) NextPath(ctx context.Context) bool { return c.next(ctx) }
 
 func (c *linksLookup) String() string { return fmt.Sprintf("IndexLinksLookup(%v)", c.l.lookup) }
-
-// readPrimitive reads primitive id (a node or a quad) from kv's log, or
-// nil when it is not there.
-func readPrimitive(ctx context.Context, tx hkv.Tx, id uint64) (*cproto.Primitive, error) {
-	v, err := logEntry(ctx, tx, id)
-	if v == nil || err != nil {
-		return nil, err
-	}
-	p := new(cproto.Primitive)
-	if err := proto.Unmarshal(v, p); err != nil {
-		return nil, fmt.Errorf("quad %d: %w", id, err)
-	}
-	return p, nil
-}
-
-// logEntry returns the bytes of primitive id in kv's log, or nil when it
-// is not there.
-func logEntry(ctx context.Context, tx hkv.Tx, id uint64) ([]byte, error) {
-	var k [8]byte
-	binary.BigEndian.PutUint64(k[:], id)
-	v, err := tx.Get(ctx, hkv.Key{[]byte("log"), k[:]})
-	if errors.Is(err, hkv.ErrNotFound) {
-		return nil, nil
-	}
-	return v, err
-}
-
-// link is a quad as kv's log holds it: its directions' node ids, and
-// whether it is dead.
-type link struct {
-	dirs    [4]uint64 // by quad.Direction - 1
-	deleted bool
-}
-
-// dir returns the node in direction d, as kv's QuadDirection does: nil for
-// a quad without a label.
-func (l *link) dir(d quad.Direction) refs.Ref {
-	if d < quad.Subject || d > quad.Label || (d == quad.Label && l.dirs[3] == 0) {
-		return nil
-	}
-	return kv.Int64Value(l.dirs[d-1])
-}
-
-// readLink reads quad id from kv's log into l, and reports whether it is
-// there. It decodes the few fields a quad's primitive has by hand: the
-// generic protobuf decoder allocates a message per quad, and queries read
-// one for every quad they walk.
-func readLink(ctx context.Context, tx hkv.Tx, id uint64, l *link) (bool, error) {
-	v, err := logEntry(ctx, tx, id)
-	if v == nil || err != nil {
-		return false, err
-	}
-	if err := decodeLink(v, l); err != nil {
-		return false, fmt.Errorf("quad %d: %w", id, err)
-	}
-	return true, nil
-}
-
-// decodeLink decodes a primitive of kv's log into l. Fields a quad does
-// not have (a node's value, ids, times) are skipped.
-func decodeLink(b []byte, l *link) error {
-	*l = link{}
-	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
-			return protowire.ParseError(n)
-		}
-		b = b[n:]
-		if typ != protowire.VarintType {
-			if n = protowire.ConsumeFieldValue(num, typ, b); n < 0 {
-				return protowire.ParseError(n)
-			}
-			b = b[n:]
-			continue
-		}
-		x, n := protowire.ConsumeVarint(b)
-		if n < 0 {
-			return protowire.ParseError(n)
-		}
-		b = b[n:]
-		switch num {
-		case primSubject, primPredicate, primObject, primLabel:
-			l.dirs[num-primSubject] = x
-		case primDeleted:
-			l.deleted = x != 0
-		}
-	}
-	return nil
-}
-
-// The field numbers of kv's Primitive message (graph/proto/primitive.proto).
-const (
-	primSubject   protowire.Number = 2 // then Predicate 3, Object 4, Label 5
-	primPredicate protowire.Number = 3
-	primObject    protowire.Number = 4
-	primLabel     protowire.Number = 5
-	primDeleted   protowire.Number = 9
-)
-
-// decodeIDs appends the quad ids of an index value (uvarints, as kv
-// writes them) to dst.
-func decodeIDs(dst []uint64, b []byte) ([]uint64, error) {
-	for len(b) > 0 {
-		v, n := binary.Uvarint(b)
-		if n <= 0 {
-			return dst, errors.New("graph: bad quad index value")
-		}
-		dst = append(dst, v)
-		b = b[n:]
-	}
-	return dst, nil
-}
 
 // ForQuery returns q for one query, which reads node values (NameOf)
 // through names, and quads and node ids through the store's current
