@@ -20,7 +20,12 @@ func newStatsCmd(a *app, runF func(context.Context, *statsOptions) error) *cobra
 		Short: "Count captions, entities by type and facts by relation",
 		Long: `Stats counts what the graph store holds: caption graphs, quads, mentions,
 distinct entities by class (Organization includes armed groups) and facts
-by relation (summed over captions).`,
+by relation (summed over captions).
+
+It reads the counts that build keeps, so it answers at once whatever the
+store's size. A store whose last build was killed before it ended keeps
+none: stats then counts every quad (minutes at a million captions), and
+the next build counts them anew.`,
 		Example: `  $ capgraph stats
   $ capgraph stats -f json | jq .entities`,
 		Args: cobra.NoArgs,
