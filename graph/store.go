@@ -156,9 +156,7 @@ func Open(ctx context.Context, addr string, opts Options) (*Store, error) {
 		s.bolt = new(boltkv.Handle)
 		o := cgraph.Options{"no_bloom": true, "nosync": opts.NoSync, "timeout": opts.LockTimeout, "handle": s.bolt, "readonly": opts.ReadOnly}
 		if _, statErr := os.Stat(filepath.Join(addr, boltkv.File)); errors.Is(statErr, fs.ErrNotExist) && !opts.ReadOnly {
-			if err = cgraph.InitQuadStore(boltkv.Backend, addr, o); errors.Is(err, cgraph.ErrDatabaseExists) {
-				err = nil
-			}
+			err = boltkv.Create(addr, o)
 		}
 		if err == nil {
 			s.qs, err = cgraph.NewQuadStore(boltkv.Backend, addr, o)

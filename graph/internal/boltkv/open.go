@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"time"
@@ -33,6 +35,38 @@ func init() {
 		NewFunc:      func(dir string, o cgraph.Options) (hkv.KV, error) { return open(dir, o, false) },
 		IsPersistent: true,
 	})
+}
+
+// Create makes a new store in dir whole, or not at all: it initialises the
+// database in a directory of its own inside dir and links the finished
+// file in place. A process killed while bbolt wrote the file's first
+// pages, or before Cayley wrote its metadata, would otherwise leave a
+// file that every later open refuses as damaged. A link, unlike a
+// rename, never replaces a store that another process created meanwhile.
+func Create(dir string, o cgraph.Options) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(dir, ".new-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	opts := maps.Clone(o)
+	delete(opts, "handle")
+	opts["nosync"] = false
+	if err := cgraph.InitQuadStore(Backend, tmp, opts); err != nil {
+		return err
+	}
+	if err := os.Link(filepath.Join(tmp, File), filepath.Join(dir, File)); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
 }
 
 func open(dir string, o cgraph.Options, create bool) (hkv.KV, error) {
