@@ -31,31 +31,9 @@ import (
 // hand-made sample, whose places carry no admin areas.)
 func linkedCorpus(t *testing.T) []extract.Extraction {
 	t.Helper()
-	x, err := extract.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var xs []extract.Extraction
-	for _, path := range []string{
-		filepath.Join("..", "examples", "captions.jsonl"),
+	xs := graph.Extracted(t, filepath.Join("..", "examples", "captions.jsonl"),
 		filepath.Join("..", "..", "shared", "captions", "dev.jsonl"),
-		filepath.Join("..", "..", "shared", "captions", "dev-world.jsonl"),
-	} {
-		f, err := os.Open(path)
-		if errors.Is(err, os.ErrNotExist) {
-			t.Logf("%s: not here, left out", path)
-			continue
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		for e, err := range x.ExtractAll(context.Background(), extract.NewReader(f, extract.ReaderOptions{Name: path}).All(), 1) {
-			if err != nil {
-				t.Fatal(err)
-			}
-			xs = append(xs, e)
-		}
-		f.Close()
-	}
+		filepath.Join("..", "..", "shared", "captions", "dev-world.jsonl"))
 	gen, err := synth.Extractions(5, 0, 300)
 	if err != nil {
 		t.Fatal(err)
