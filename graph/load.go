@@ -36,7 +36,8 @@ type LoadStats struct {
 // deleted in the transaction that drops the last reference. An extraction
 // whose content hash is already stored costs one read and no write. Load
 // stops at the first error from xs unless Options.KeepGoing is set;
-// batches already committed stay.
+// batches already committed stay, and the counts that Stats reads are
+// written for them when Load returns (quadCounts).
 //
 // The first Load into an empty embedded store is a bulk load (internal/bulk):
 // it writes the same keys as Cayley would, about ten times faster, into a

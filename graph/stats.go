@@ -54,9 +54,9 @@ func expand(prefixed string) quad.IRI {
 // Stats counts captions, entities by class and facts by relation.
 // Organization counts include armed groups. It reads the counts that
 // every load keeps (tally.go): a few dozen quads, whatever the store's
-// size. A store without them (a build stopped part-way through a batch,
-// or a store written before they were kept) is counted whole, as Check
-// does.
+// size. A store without them (its last build was killed before it
+// ended, or it was written before they were kept) is counted whole, as
+// Check does.
 func (s *Store) Stats(ctx context.Context) (_ Stats, err error) {
 	defer s.noDamage(&err, "stats")
 	defer s.bolt.KV().PageFault(&err, boltkv.Guard()) // a damaged or vanished page ends the read with ErrDamaged
@@ -76,14 +76,13 @@ func (s *Store) Stats(ctx context.Context) (_ Stats, err error) {
 // quads is missing.
 func (s *Store) keptStats(ctx context.Context) (Stats, bool, error) {
 	st := Stats{Entities: make(map[string]int), Relations: make(map[string]int)}
-	ok := false
 	// The marker, and the count of all quads: the two quads of the
 	// tallies graph's own node.
 	marked, err := s.labelledQuads(ctx, talliesGraph, talliesGraph)
 	if err != nil || !slices.Contains(marked, talliesMarker) {
 		return st, false, err
 	}
-	var total int
+	total, ok := 0, false
 	for _, q := range marked {
 		if q.Predicate == model.CapgraphQuadCount {
 			if total, err = tallyValue(q.Object); err != nil {
