@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"iter"
 	"math"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -13,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/capgraph/capgraph/extract/gazetteer"
+	"github.com/capgraph/capgraph/internal/ordered"
 )
 
 // Version identifies the extraction rules and tables; it is recorded in
@@ -53,58 +53,26 @@ func New() (*Extractor, error) {
 // from captions is yielded in its place; the caller decides whether to go
 // on. The sequence stops when ctx is done.
 func (x *Extractor) ExtractAll(ctx context.Context, captions iter.Seq2[Caption, error], workers int) iter.Seq2[Extraction, error] {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+	type read struct {
+		c   Caption
+		err error
 	}
-	return func(yield func(Extraction, error) bool) {
-		type job struct {
-			c   Caption
-			err error
-			out chan result
-		}
-		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		jobs := make(chan job, workers*4)
-		order := make(chan chan result, workers*16)
-		for range workers {
-			go func() {
-				for j := range jobs {
-					if j.err != nil {
-						j.out <- result{err: j.err}
-						continue
-					}
-					ex, err := x.extractGuarded(j.c)
-					j.out <- result{x: ex, err: err}
-				}
-			}()
-		}
-		go func() { // feed: read captions in order, hand them out, remember the order
-			defer close(order)
-			defer close(jobs)
-			for c, err := range captions {
-				out := make(chan result, 1)
-				select {
-				case order <- out:
-				case <-ctx.Done():
-					return
-				}
-				select {
-				case jobs <- job{c, err, out}:
-				case <-ctx.Done():
-					return
-				}
-			}
-		}()
-		// On an early stop, cancel lets the feeder and then the workers
-		// finish on their own; nothing waits for a read that may block.
-		for out := range order {
-			var r result
-			select {
-			case r = <-out:
-			case <-ctx.Done():
-				yield(Extraction{}, ctx.Err())
+	in := func(yield func(read) bool) {
+		for c, err := range captions {
+			if !yield(read{c, err}) {
 				return
 			}
+		}
+	}
+	extract := func(r read) result {
+		if r.err != nil {
+			return result{err: r.err}
+		}
+		ex, err := x.extractGuarded(r.c)
+		return result{x: ex, err: err}
+	}
+	return func(yield func(Extraction, error) bool) {
+		for r := range ordered.Map(ctx, in, workers, 0, extract) {
 			if !yield(r.x, r.err) {
 				return
 			}

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"context"
 	"iter"
 	"time"
 
@@ -8,6 +9,7 @@ import (
 
 	"github.com/capgraph/capgraph/extract"
 	"github.com/capgraph/capgraph/graph/model"
+	"github.com/capgraph/capgraph/internal/ordered"
 )
 
 // A prepared extraction carries what the loader needs of it that needs no
@@ -18,7 +20,6 @@ type prepared struct {
 	hash      string // ContentHash, when err is nil and x has an id
 	own, desc []quad.Quad
 	ready     bool // own and desc are built
-	done      chan struct{}
 }
 
 // prepare yields xs in order, each prepared by one of workers goroutines
@@ -28,58 +29,26 @@ type prepared struct {
 // only the hash is computed: a load through Cayley builds quads only for
 // the captions that changed. prov gives the provenance of one caption; the
 // workers call it.
-func prepare(xs iter.Seq2[extract.Extraction, error], prov func() model.Provenance, workers int, quads bool) iter.Seq[*prepared] {
-	return func(yield func(*prepared) bool) {
-		const ahead = 256 // captions in flight
-		var (
-			jobs  = make(chan *prepared, ahead)
-			order = make(chan *prepared, ahead)
-			stop  = make(chan struct{})
-		)
-		go func() {
-			defer close(order)
-			defer close(jobs)
-			for x, err := range xs {
-				m := &prepared{x: x, err: err, done: make(chan struct{})}
-				select {
-				case order <- m:
-				case <-stop:
-					return
-				}
-				select {
-				case jobs <- m:
-				case <-stop:
-					return
-				}
-			}
-		}()
-		for range workers {
-			go func() {
-				for m := range jobs {
-					if m.err == nil && m.x.ID != "" {
-						p := prov()
-						m.hash = model.ContentHash(m.x, p.ExtractorVersion)
-						if quads {
-							m.own, m.desc = model.SplitQuads(m.x, p, m.hash)
-							m.ready = true
-						}
-					}
-					close(m.done)
-				}
-			}()
-		}
-		defer func() {
-			close(stop)
-			for range order { // let the feeder and the workers finish
-			}
-		}()
-		for m := range order {
-			<-m.done
-			if !yield(m) {
+func prepare(ctx context.Context, xs iter.Seq2[extract.Extraction, error], prov func() model.Provenance, workers int, quads bool) iter.Seq[*prepared] {
+	const ahead = 256 // captions in flight
+	in := func(yield func(*prepared) bool) {
+		for x, err := range xs {
+			if !yield(&prepared{x: x, err: err}) {
 				return
 			}
 		}
 	}
+	return ordered.Map(ctx, in, workers, ahead, func(m *prepared) *prepared {
+		if m.err == nil && m.x.ID != "" {
+			p := prov()
+			m.hash = model.ContentHash(m.x, p.ExtractorVersion)
+			if quads {
+				m.own, m.desc = model.SplitQuads(m.x, p, m.hash)
+				m.ready = true
+			}
+		}
+		return m
+	})
 }
 
 // quads returns m's quads: those built ahead, or built now with the

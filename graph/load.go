@@ -187,7 +187,7 @@ func (s *Store) load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 		return nil
 	}
 	sinceProgress := 0 // quads staged by the bulk load since the last Progress
-	items := prepare(xs, func() model.Provenance {
+	items := prepare(ctx, xs, func() model.Provenance {
 		p := prov
 		p.Time = s.opts.Now()
 		return p
