@@ -26,10 +26,10 @@ func benchLoad(b *testing.B, opts graph.Options, addr func() string, before ...e
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := s.Load(context.Background(), seq(before)); err != nil {
+		if _, err := s.Load(context.Background(), seq(before), graph.LoadOptions{}); err != nil {
 			b.Fatal(err)
 		}
-		st, err := s.Load(context.Background(), seq(xs))
+		st, err := s.Load(context.Background(), seq(xs), graph.LoadOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -72,11 +72,11 @@ func BenchmarkReloadUnchanged(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	if _, err := s.Load(context.Background(), seq(xs)); err != nil {
+	if _, err := s.Load(context.Background(), seq(xs), graph.LoadOptions{}); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if st, err := s.Load(context.Background(), seq(xs)); err != nil || st.Unchanged != len(xs) {
+		if st, err := s.Load(context.Background(), seq(xs), graph.LoadOptions{}); err != nil || st.Unchanged != len(xs) {
 			b.Fatal(st, err)
 		}
 	}
@@ -89,7 +89,7 @@ func benchExport(b *testing.B, f graph.Format) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	if _, err := s.Load(context.Background(), seq(synthetic(2000))); err != nil {
+	if _, err := s.Load(context.Background(), seq(synthetic(2000)), graph.LoadOptions{}); err != nil {
 		b.Fatal(err)
 	}
 	n := 0
@@ -136,7 +136,7 @@ func BenchmarkLoad100k(b *testing.B) {
 					return
 				}
 			}
-		})
+		}, graph.LoadOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}

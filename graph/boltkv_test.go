@@ -28,8 +28,8 @@ func TestBoltKVOlderStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	xs := exampleExtractions(t)
-	old := &Store{qs: qs, addr: dir, opts: Options{BatchSize: 5000, Now: fixedNow}, log: slog.New(slog.DiscardHandler)}
-	if _, err := old.Load(ctx, all(xs)); err != nil {
+	old := &Store{qs: qs, addr: dir, opts: Options{BatchSize: 5000}, log: slog.New(slog.DiscardHandler)}
+	if _, err := old.Load(ctx, all(xs), LoadOptions{Now: fixedNow}); err != nil {
 		t.Fatal(err)
 	}
 	var want strings.Builder
@@ -41,12 +41,12 @@ func TestBoltKVOlderStore(t *testing.T) {
 		t.Fatal("a store with per-hash buckets was taken for a flat one")
 	}
 
-	s, err := Open(ctx, dir, Options{Now: fixedNow})
+	s, err := Open(ctx, dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	st, err := s.Load(ctx, all(xs))
+	st, err := s.Load(ctx, all(xs), LoadOptions{Now: fixedNow})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestBoltKVNewStoreIsFlat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Load(context.Background(), all(exampleExtractions(t)[:3])); err != nil {
+	if _, err := s.Load(context.Background(), all(exampleExtractions(t)[:3]), LoadOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -101,7 +101,7 @@ func TestBoltKVPacksAppendedBuckets(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.noBulk = true // Cayley's writer: a bulk load packs every bucket
-	if _, err := s.Load(context.Background(), all(exampleExtractions(t))); err != nil {
+	if _, err := s.Load(context.Background(), all(exampleExtractions(t)), LoadOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()

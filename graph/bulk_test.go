@@ -43,7 +43,7 @@ func loadAll(t testing.TB, s *Store, xs []extract.Extraction) LoadStats {
 				return
 			}
 		}
-	})
+	}, testLoad)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,12 +81,11 @@ func TestBulkLoadIsCayleys(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			defer func(n int) { bulk.Records = n }(bulk.Records)
 			bulk.Records = tc.records
-			now := func() time.Time { return time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC) }
 			// One batch a load: Cayley's path rewrites the tallies at
 			// every batch, which a bulk load, writing them once, cannot
 			// mirror key for key.
 			open := func(noBulk bool) *Store {
-				s, err := Open(context.Background(), filepath.Join(t.TempDir(), "g"), Options{Now: now, ExtractorVersion: "test", BatchSize: 1 << 30})
+				s, err := Open(context.Background(), filepath.Join(t.TempDir(), "g"), Options{BatchSize: 1 << 30})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -283,7 +282,7 @@ func TestBulkLoadCancelled(t *testing.T) {
 				return
 			}
 		}
-	})
+	}, LoadOptions{})
 	if err == nil {
 		t.Fatal("cancelled load returned no error")
 	}
@@ -328,7 +327,7 @@ func TestBulkLoadLeftovers(t *testing.T) {
 // Cayley's writer replaced captions in it.
 func TestHasLiteral(t *testing.T) {
 	xs := synthetic(t, 0, 20)
-	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "g"), Options{ExtractorVersion: "test"})
+	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "g"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -381,7 +380,7 @@ func TestBulkLoadAfterAnEmptyLoad(t *testing.T) {
 // the next open does not rebuild the freelist from every page.
 func TestBulkLoadWritesFreelist(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "g")
-	s, err := Open(context.Background(), dir, Options{ExtractorVersion: "test"})
+	s, err := Open(context.Background(), dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -406,7 +405,7 @@ func TestBulkLoadWritesFreelist(t *testing.T) {
 func TestOpenWaitingForABulkLoad(t *testing.T) {
 	ctx := t.Context()
 	dir := filepath.Join(t.TempDir(), "g")
-	first, err := Open(ctx, dir, Options{Now: fixedNow})
+	first, err := Open(ctx, dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -417,7 +416,7 @@ func TestOpenWaitingForABulkLoad(t *testing.T) {
 	waiting := make(chan opened, 2)
 	for _, readOnly := range []bool{false, true} {
 		go func() {
-			s, err := Open(ctx, dir, Options{Now: fixedNow, LockTimeout: time.Minute, ReadOnly: readOnly})
+			s, err := Open(ctx, dir, Options{LockTimeout: time.Minute, ReadOnly: readOnly})
 			waiting <- opened{s, err}
 		}()
 	}

@@ -26,7 +26,7 @@ func TestDescriptionByIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if _, err := s.Load(ctx, all(exampleExtractions(t))); err != nil {
+	if _, err := s.Load(ctx, all(exampleExtractions(t)), LoadOptions{}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -102,6 +102,9 @@ func all(xs []extract.Extraction) iter.Seq2[extract.Extraction, error] {
 }
 
 func fixedNow() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
+
+// testLoad is how the tests load: at a fixed time, under a version of their own.
+var testLoad = LoadOptions{Now: fixedNow, ExtractorVersion: "test"}
 
 func TestAddrHidesPassword(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{

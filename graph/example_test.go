@@ -29,7 +29,7 @@ func ExampleOpen() {
 			{Subj: "photo", Rel: extract.DepictsPlace, Obj: "Aleppo", ObjID: "place:geonames:170063", Confidence: 0.8},
 		},
 	}
-	st, err := s.Load(ctx, func(yield func(extract.Extraction, error) bool) { yield(x, nil) })
+	st, err := s.Load(ctx, func(yield func(extract.Extraction, error) bool) { yield(x, nil) }, graph.LoadOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func ExampleStore_Quads() {
 			{Subj: "photo", Rel: extract.DepictsPlace, Obj: "Aleppo", ObjID: "place:geonames:170063", Confidence: 0.8},
 		},
 	}
-	if _, err := s.Load(ctx, func(yield func(extract.Extraction, error) bool) { yield(x, nil) }); err != nil {
+	if _, err := s.Load(ctx, func(yield func(extract.Extraction, error) bool) { yield(x, nil) }, graph.LoadOptions{}); err != nil {
 		log.Fatal(err)
 	}
 	var lines []string
@@ -97,7 +97,7 @@ func ExampleStore_Describe() {
 				GeoNamesID: 170063, Latitude: 36.20124, Longitude: 37.16117, FeatureClass: "P", FeatureCode: "PPLA"},
 		},
 	}
-	if _, err := s.Load(ctx, func(yield func(extract.Extraction, error) bool) { yield(x, nil) }); err != nil {
+	if _, err := s.Load(ctx, func(yield func(extract.Extraction, error) bool) { yield(x, nil) }, graph.LoadOptions{}); err != nil {
 		log.Fatal(err)
 	}
 	if _, err := s.Describe(ctx, os.Stdout, "https://capgraph.org/id/place/geonames/170063", graph.NTriples); err != nil {

@@ -244,7 +244,7 @@ func TestDescribe(t *testing.T) {
 // graph is the same but for the names.
 func TestBaseIRI(t *testing.T) {
 	const base = "https://archive.example.org/photos/id/"
-	s, err := graph.Open(context.Background(), "", graph.Options{Now: fixedNow, ExtractorVersion: "test", BaseIRI: base})
+	s, err := graph.Open(context.Background(), "", graph.Options{BaseIRI: base})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ func TestReleaseMapDropsMappedPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if _, err := s.Load(context.Background(), all(exampleExtractions(t))); err != nil {
+	if _, err := s.Load(context.Background(), all(exampleExtractions(t)), LoadOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Export(context.Background(), io.Discard, NQuads); err != nil {

@@ -33,7 +33,7 @@ func openPostgres(t *testing.T) *Store {
 		t.Skip("CAPGRAPH_TEST_POSTGRES is unset: set it to a postgres:// URL of a scratch database to test the SQL backend")
 	}
 	resetPostgres(t, addr)
-	s, err := Open(t.Context(), addr, Options{Now: fixedNow, ExtractorVersion: "test"})
+	s, err := Open(t.Context(), addr, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

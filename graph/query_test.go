@@ -71,7 +71,7 @@ func TestQueriesSeeWrites(t *testing.T) {
 // the test ends.
 func openTemp(t *testing.T) *Store {
 	t.Helper()
-	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "g"), Options{Now: fixedNow, ExtractorVersion: "test"})
+	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "g"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func openTemp(t *testing.T) *Store {
 // both waiting for each other for good.
 func TestCloseAfterACancelledQuery(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "g")
-	s, err := Open(context.Background(), dir, Options{Now: fixedNow})
+	s, err := Open(context.Background(), dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

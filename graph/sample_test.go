@@ -4,12 +4,16 @@ import (
 	"time"
 
 	"github.com/capgraph/capgraph/extract"
+	"github.com/capgraph/capgraph/graph"
 )
 
 // genTime is the fixed generation time of test loads.
 var genTime = time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
 
 func fixedNow() time.Time { return genTime }
+
+// testLoad is how the tests load: at genTime, under a version of their own.
+var testLoad = graph.LoadOptions{Now: fixedNow, ExtractorVersion: "test"}
 
 // sample returns hand-made extractions of captions written for these
 // tests, shaped as the extractor writes them.

@@ -79,18 +79,6 @@ type Options struct {
 	// hold it at once, while a writer (Load) waits for them all. Load on a
 	// read-only store fails.
 	ReadOnly bool
-	// ExtractorVersion is recorded on each caption graph written by Load
-	// and is part of its content hash.
-	ExtractorVersion string
-	// Now gives the generation time recorded by Load; nil means time.Now.
-	Now func() time.Time
-	// KeepGoing makes Load skip errors read from its sequence, counting
-	// them in LoadStats.Skipped, instead of stopping at the first.
-	KeepGoing bool
-	// Progress, when set, is called by Load after each committed batch
-	// with the running totals; during a bulk load, which commits once at
-	// the end, after each BatchSize quads read.
-	Progress func(LoadStats)
 	// BaseIRI is where Export and Describe put the nodes that capgraph
 	// mints, in place of [model.Base]: "https://example.org/photos/id/"
 	// writes .../id/place/geonames/170654 as
@@ -130,9 +118,6 @@ func Open(ctx context.Context, addr string, opts Options) (*Store, error) {
 	}
 	if opts.LockTimeout <= 0 {
 		opts.LockTimeout = time.Second
-	}
-	if opts.Now == nil {
-		opts.Now = time.Now
 	}
 	log := opts.Logger
 	if log == nil {

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"log/slog"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -57,7 +56,7 @@ func stores(t *testing.T) map[string]func(t *testing.T) string {
 
 func open(t testing.TB, addr string) *graph.Store {
 	t.Helper()
-	s, err := graph.Open(context.Background(), addr, graph.Options{Now: fixedNow, ExtractorVersion: "test", BatchSize: 50})
+	s, err := graph.Open(context.Background(), addr, graph.Options{BatchSize: 50})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +74,7 @@ func export(t testing.TB, s *graph.Store, f graph.Format) string {
 
 func load(t testing.TB, s *graph.Store, xs []extract.Extraction) graph.LoadStats {
 	t.Helper()
-	st, err := s.Load(context.Background(), seq(xs))
+	st, err := s.Load(context.Background(), seq(xs), testLoad)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,15 +203,9 @@ func TestLoadErrors(t *testing.T) {
 	}
 	s := open(t, "")
 	defer s.Close()
-	st, err := s.Load(t.Context(), xs)
+	st, err := s.Load(t.Context(), xs, testLoad)
 	if !errors.Is(err, bad) || st.Added != 1 {
 		t.Errorf("stop: %+v, %v", st, err)
-	}
-	s2, _ := graph.Open(t.Context(), "", graph.Options{KeepGoing: true})
-	defer s2.Close()
-	st, err = s2.Load(t.Context(), xs)
-	if err != nil || st.Added != 2 || st.Skipped != 1 {
-		t.Errorf("keep going: %+v, %v", st, err)
 	}
 }
 
@@ -231,7 +224,7 @@ func TestLoadCancelled(t *testing.T) {
 				return
 			}
 		}
-	})
+	}, testLoad)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v", err)
 	}
@@ -458,7 +451,7 @@ func TestReadOnlyShared(t *testing.T) {
 	if _, err := graph.Open(ctx, dir, graph.Options{LockTimeout: 100 * time.Millisecond}); !errors.Is(err, graph.ErrStoreInUse) {
 		t.Errorf("a writer beside readers: %v, want ErrStoreInUse", err)
 	}
-	if _, err := r1.Load(ctx, seq(sample())); !errors.Is(err, graph.ErrReadOnly) {
+	if _, err := r1.Load(ctx, seq(sample()), testLoad); !errors.Is(err, graph.ErrReadOnly) {
 		t.Errorf("Load on a reader: %v, want ErrReadOnly", err)
 	}
 	if _, err := graph.Open(ctx, filepath.Join(t.TempDir(), "none"), graph.Options{ReadOnly: true}); err == nil {
@@ -643,29 +636,12 @@ func TestZeroedPages(t *testing.T) {
 	err4 := queryErr(ctx, r, `g.V().Out().All()`)
 	r.Close()
 	w := open(t, dir)
-	_, err5 := w.Load(ctx, seq(xs[:20]))
+	_, err5 := w.Load(ctx, seq(xs[:20]), testLoad)
 	w.Close()
 	for what, err := range map[string]error{"stats": err1, "export nq": err2, "export ttl": err3, "query": err4, "build": err5} {
 		if !errors.Is(err, graph.ErrDamaged) {
 			t.Errorf("%s: %v, want ErrDamaged", what, err)
 		}
-	}
-}
-
-// TestSkippedWithoutIDIsLogged: under KeepGoing a caption without an id
-// is skipped, counted and logged, like every other skipped record.
-func TestSkippedWithoutIDIsLogged(t *testing.T) {
-	var buf bytes.Buffer
-	s, err := graph.Open(context.Background(), "", graph.Options{KeepGoing: true, Logger: slog.New(slog.NewTextHandler(&buf, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	x := sample()[0]
-	x.ID = ""
-	st, err := s.Load(context.Background(), seq([]extract.Extraction{x}))
-	if err != nil || st.Skipped != 1 || !strings.Contains(buf.String(), "has no id") {
-		t.Errorf("Load: %+v, %v, log %q; want one skipped and logged", st, err, buf.String())
 	}
 }
 

@@ -147,7 +147,7 @@ func TestTalliesAfterAStoppedBatch(t *testing.T) {
 
 	stop := &stopBetween{QuadStore: s.qs}
 	s.qs = stop
-	_, err := s.Load(ctx, all(moved))
+	_, err := s.Load(ctx, all(moved), testLoad)
 	s.qs = stop.QuadStore
 	if !stop.stopped || err == nil {
 		t.Fatalf("no batch was split in two (stopped %v, load error %v)", stop.stopped, err)
@@ -250,7 +250,7 @@ func TestKeptStats(t *testing.T) {
 	}
 	stop := &stopBetween{QuadStore: s.qs}
 	s.qs = stop
-	if _, err := s.Load(ctx, all(moved)); err == nil || !stop.stopped {
+	if _, err := s.Load(ctx, all(moved), testLoad); err == nil || !stop.stopped {
 		t.Fatalf("no batch was split in two (stopped %v, load error %v)", stop.stopped, err)
 	}
 	s.qs = stop.QuadStore
@@ -274,7 +274,7 @@ func TestKeptStats(t *testing.T) {
 				return
 			}
 		}
-	})
+	}, testLoad)
 	if err == nil {
 		t.Fatal("a load of bad input succeeded")
 	}

@@ -55,7 +55,7 @@ func TestBuiltinsOnPostgres(t *testing.T) {
 		t.Fatal(err)
 	}
 	load := func(addr string) *graph.Store {
-		s, err := graph.Open(context.Background(), addr, graph.Options{ExtractorVersion: extract.Version})
+		s, err := graph.Open(context.Background(), addr, graph.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,7 +66,7 @@ func TestBuiltinsOnPostgres(t *testing.T) {
 					return
 				}
 			}
-		}); err != nil {
+		}, graph.LoadOptions{ExtractorVersion: extract.Version}); err != nil {
 			t.Fatal(err)
 		}
 		return s

@@ -38,12 +38,12 @@ func buildStore(ctx context.Context, addr, file string) (*graph.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := graph.Open(ctx, addr, graph.Options{ExtractorVersion: extract.Version})
+	s, err := graph.Open(ctx, addr, graph.Options{})
 	if err != nil {
 		return nil, err
 	}
 	rd := extract.NewReader(f, extract.ReaderOptions{Name: file, Format: extract.FormatJSONL})
-	if _, err := s.Load(ctx, x.ExtractAll(ctx, rd.All(), 2)); err != nil {
+	if _, err := s.Load(ctx, x.ExtractAll(ctx, rd.All(), 2), graph.LoadOptions{ExtractorVersion: extract.Version}); err != nil {
 		s.Close()
 		return nil, err
 	}

@@ -158,9 +158,18 @@ func (a *app) runBuild(ctx context.Context, opts *buildOptions) error {
 		return err // before the store is opened: a build that reads nothing creates nothing
 	}
 	s, err := graph.Open(ctx, a.cfg.Store, graph.Options{
-		BatchSize:        a.cfg.BatchSize,
-		NoSync:           a.cfg.NoSync,
-		Logger:           a.log,
+		BatchSize: a.cfg.BatchSize,
+		NoSync:    a.cfg.NoSync,
+		Logger:    a.log,
+	})
+	if err != nil {
+		if errors.Is(err, context.Canceled) && !a.cfg.Quiet {
+			fmt.Fprintln(a.stderr, "build interrupted before it began: nothing was kept; run the build again")
+		}
+		return err
+	}
+	notes := map[string]int{} // captions by what the extractor could not read
+	st, err := s.Load(ctx, countNotes(x.ExtractAll(ctx, captions, workers), notes), graph.LoadOptions{
 		ExtractorVersion: extract.Version,
 		Progress: func(st graph.LoadStats) {
 			if bar != nil {
@@ -178,14 +187,6 @@ func (a *app) runBuild(ctx context.Context, opts *buildOptions) error {
 			}
 		},
 	})
-	if err != nil {
-		if errors.Is(err, context.Canceled) && !a.cfg.Quiet {
-			fmt.Fprintln(a.stderr, "build interrupted before it began: nothing was kept; run the build again")
-		}
-		return err
-	}
-	notes := map[string]int{} // captions by what the extractor could not read
-	st, err := s.Load(ctx, countNotes(x.ExtractAll(ctx, captions, workers), notes))
 	if bar != nil {
 		_ = bar.Finish()
 	}
@@ -209,7 +210,7 @@ func (a *app) runBuild(ctx context.Context, opts *buildOptions) error {
 		// Nothing kept: the error says why.
 	default:
 		fmt.Fprintf(a.stderr, "built %s into %s: %d added, %d replaced, %d unchanged, %d skipped; %d quads written in %.1fs\n",
-			plural(st.Captions, "caption"), s.Addr(), st.Added, st.Replaced, st.Unchanged, skipped+st.Skipped, st.Quads, time.Since(start).Seconds())
+			plural(st.Captions, "caption"), s.Addr(), st.Added, st.Replaced, st.Unchanged, skipped, st.Quads, time.Since(start).Seconds())
 		for _, note := range slices.Sorted(maps.Keys(notes)) {
 			fmt.Fprintf(a.stderr, "note: %s %s (capgraph extract shows which)\n", plural(notes[note], "caption"), note)
 		}

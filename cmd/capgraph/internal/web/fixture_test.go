@@ -40,7 +40,7 @@ var fixtureDir = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	s, err := graph.Open(ctx, dir, graph.Options{ExtractorVersion: extract.Version})
+	s, err := graph.Open(ctx, dir, graph.Options{})
 	if err != nil {
 		return "", err
 	}
@@ -50,7 +50,7 @@ var fixtureDir = sync.OnceValues(func() (string, error) {
 			return "", errors.Join(err, s.Close())
 		}
 		rd := extract.NewReader(f, extract.ReaderOptions{Name: filepath.Base(name)})
-		_, err = s.Load(ctx, x.ExtractAll(ctx, rd.All(), 1))
+		_, err = s.Load(ctx, x.ExtractAll(ctx, rd.All(), 1), graph.LoadOptions{ExtractorVersion: extract.Version})
 		f.Close()
 		if err != nil {
 			return "", errors.Join(err, s.Close())
@@ -182,7 +182,7 @@ var syntheticDir = sync.OnceValues(func() (string, error) {
 	}
 	builtDirs = append(builtDirs, dir)
 	ctx := context.Background()
-	w, err := graph.Open(ctx, dir, graph.Options{ExtractorVersion: extract.Version})
+	w, err := graph.Open(ctx, dir, graph.Options{})
 	if err != nil {
 		return "", err
 	}
@@ -192,7 +192,7 @@ var syntheticDir = sync.OnceValues(func() (string, error) {
 				return
 			}
 		}
-	})
+	}, graph.LoadOptions{ExtractorVersion: extract.Version})
 	return dir, errors.Join(err, w.Close())
 })
 

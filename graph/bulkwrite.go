@@ -1,0 +1,175 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/capgraph/capgraph/graph/internal/bulk"
+	"github.com/capgraph/capgraph/graph/model"
+)
+
+// A bulkWriter writes the first load of an empty embedded store
+// (internal/bulk): the captions are staged, and committed at once into a
+// new file that replaces the empty one. The tallies and the quad counts
+// are counted on the way, since there is nothing stored to read them from.
+type bulkWriter struct {
+	*loading
+	bulk   *bulk.Loader // nil once committed or abandoned
+	staged LoadStats    // what bulk holds, not yet committed
+	// tallies and credits are the tallies of what bulk holds; stats are
+	// the quad counts Stats reports (statKeys).
+	tallies map[quad.Value]int
+	credits map[credit]int
+	stats   map[quad.Value]int
+	keys    []quad.Value // statKeys' scratch
+	// sinceProgress counts the quads staged since the last Progress.
+	sinceProgress int
+}
+
+func (w *bulkWriter) write(ctx context.Context, m *prepared) (bool, error) {
+	g := quad.IRI(model.GraphIRI(m.x.ID))
+	if w.bulk.Has(g) {
+		return false, nil
+	}
+	own, desc := m.quads(w.prov, w.opts.Now)
+	desc = newDescriptions(desc, w.described)
+	for _, q := range own {
+		if e := tallyLink(q); e != nil {
+			w.tallies[e]++
+		}
+	}
+	credits(own, 1, w.credits)
+	for _, qs := range [2][]quad.Quad{own, desc} {
+		for _, q := range qs {
+			w.keys = statKeys(q, w.keys[:0])
+			for _, k := range w.keys {
+				w.stats[k]++
+			}
+		}
+	}
+	if err := w.bulk.Add(g, quad.IRI(model.PhotoIRI(m.x.ID)), own, desc); err != nil {
+		return false, fmt.Errorf("graph: bulk load %s: %w", w.s.addr, err)
+	}
+	w.staged.Added++
+	w.staged.Quads += len(own) + len(desc)
+	if w.sinceProgress += len(own) + len(desc); w.sinceProgress >= w.s.opts.BatchSize {
+		w.sinceProgress = 0
+		w.opts.Progress(LoadStats{Captions: w.st.Captions, Added: w.staged.Added, Quads: w.staged.Quads})
+	}
+	return true, nil
+}
+
+// commit commits the bulk load; a done ctx abandons it instead, leaving
+// the store empty, as it was.
+func (w *bulkWriter) commit(ctx context.Context) error {
+	bl := w.bulk
+	if bl == nil {
+		return nil
+	}
+	w.bulk = nil
+	if err := ctx.Err(); err != nil {
+		bl.Abandon()
+		return err
+	}
+	s := w.s
+	// The tallies, with their marker, only beside captions: a store
+	// that a load of nothing left empty is bulk loaded next time.
+	if w.staged.Added > 0 {
+		if err := bl.Add(talliesGraph, talliesGraph, tallyQuads(w.tallies, w.credits, nil), nil); err != nil {
+			bl.Abandon()
+			return fmt.Errorf("graph: bulk load %s: %w", s.addr, err)
+		}
+	}
+	if err := s.commitBulk(bl); err != nil {
+		bl.Abandon()
+		return fmt.Errorf("graph: bulk load %s: %w", s.addr, err)
+	}
+	if w.staged.Added > 0 {
+		w.counts.bulkLoaded(w.stats)
+	}
+	w.st.Added += w.staged.Added
+	w.st.Quads += w.staged.Quads
+	w.staged = LoadStats{}
+	w.opts.Progress(w.st)
+	return nil
+}
+
+func (w *bulkWriter) abandon() {
+	if w.bulk != nil {
+		w.bulk.Abandon()
+		w.bulk = nil
+	}
+}
+
+// startBulk begins a bulk load when the store is an embedded one with
+// nothing in it, laid out as a bulk load writes (flat, Cayley's default
+// indexes); otherwise it returns nil, and Load writes through Cayley.
+func (l *loading) startBulk() (*bulkWriter, error) {
+	s := l.s
+	db := s.bolt.DB()
+	if db == nil || s.noBulk || !s.bolt.KV().Flat() {
+		return nil, nil
+	}
+	if ok, err := bulk.Fits(db); err != nil || !ok {
+		return nil, err
+	}
+	b, err := bulk.New(s.addr)
+	if err != nil {
+		return nil, fmt.Errorf("graph: bulk load %s: %w", s.addr, err)
+	}
+	return &bulkWriter{
+		loading: l,
+		bulk:    b,
+		tallies: make(map[quad.Value]int),
+		credits: make(map[credit]int),
+		stats:   make(map[quad.Value]int),
+	}, nil
+}
+
+// commitBulk completes bl and puts its database in place of the store's
+// empty one.
+func (s *Store) commitBulk(bl *bulk.Loader) error {
+	live := s.bolt.DB()
+	start := time.Now()
+	quads, nodes := bl.Size()
+	s.log.Debug("bulk load: writing sorted buckets", "quads", quads, "nodes", nodes)
+	db, err := bl.Commit(live)
+	if err != nil {
+		return err
+	}
+	s.log.Debug("bulk load: written", "took", time.Since(start).Round(time.Millisecond))
+	old := s.bolt.KV().Swap(db)
+	s.written()
+	return old.Close()
+}
+
+// newDescriptions returns the quads of desc about the entities that
+// described does not hold yet, and adds those to it: on an empty store the
+// first extraction that names an entity describes it, as describe does.
+func newDescriptions(desc []quad.Quad, described map[quad.Value]bool) []quad.Quad {
+	var fresh map[quad.Value]bool
+	for _, q := range desc {
+		if !described[q.Subject] {
+			if fresh == nil {
+				fresh = make(map[quad.Value]bool)
+			}
+			fresh[q.Subject] = true
+		}
+	}
+	if fresh == nil {
+		return nil
+	}
+	out := make([]quad.Quad, 0, len(desc))
+	for _, q := range desc {
+		if fresh[q.Subject] {
+			out = append(out, q)
+		}
+	}
+	for v := range fresh {
+		described[v] = true
+	}
+	return out
+}
