@@ -8,11 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -547,27 +545,7 @@ func orderedJSON(cols []string, m map[string]any) []byte {
 func cells(cols []string, m map[string]any) []string {
 	out := make([]string, len(cols))
 	for i, c := range cols {
-		out[i] = cell(m[c])
+		out[i] = rows.Cell(m[c])
 	}
 	return out
-}
-
-func cell(v any) string {
-	switch v := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return v
-	case float64:
-		if v == math.Trunc(v) && math.Abs(v) < 1e15 {
-			return strconv.FormatInt(int64(v), 10)
-		}
-		return strconv.FormatFloat(v, 'f', -1, 64)
-	case int64:
-		return strconv.FormatInt(v, 10)
-	case int:
-		return strconv.Itoa(v)
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
 }

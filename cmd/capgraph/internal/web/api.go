@@ -202,7 +202,7 @@ func (s *Server) runQuery(w http.ResponseWriter, r *http.Request) {
 		rec := make([]string, len(res.Columns))
 		for _, row := range res.Rows {
 			for i, c := range res.Columns {
-				rec[i] = cell(row[c])
+				rec[i] = rows.Cell(row[c])
 			}
 			cw.Write(rec)
 		}
@@ -210,23 +210,6 @@ func (s *Server) runQuery(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, res)
-}
-
-// cell renders one result value for CSV: IRIs lose their angle brackets.
-func cell(v any) string {
-	switch v := v.(type) {
-	case nil:
-		return ""
-	case string:
-		if len(v) > 1 && v[0] == '<' && v[len(v)-1] == '>' {
-			return v[1 : len(v)-1]
-		}
-		return v
-	case map[string]any, []any:
-		b, _ := json.Marshal(v)
-		return string(b)
-	}
-	return fmt.Sprint(v)
 }
 
 func (s *Server) search(w http.ResponseWriter, r *http.Request) {
