@@ -18,11 +18,14 @@
 //     SQL iterators;
 //   - rdfterm, the N-Triples and Turtle term writers of the exporters.
 //
-// Its files: store.go opens and closes a store and runs queries; load.go
-// writes extractions, batch.go the transactions of a load, stored.go
-// reads back what a caption's graph and an entity's description hold;
-// tally.go keeps the counts; stats.go, export.go (with encode.go, its
-// formats), describe.go, read.go and check.go answer the store's readers.
+// Its files: store.go opens and closes a store and runs queries. load.go
+// runs a load: ahead.go prepares each caption beside the writer, and one
+// of two writers puts it in the store, bulkwrite.go into an empty embedded
+// store, cayleywrite.go through Cayley in batches (batch.go, the
+// transactions) against what stored.go reads back of a caption's graph
+// and an entity's description. tally.go keeps the counts; stats.go,
+// export.go (with encode.go, its formats), describe.go, read.go and
+// check.go answer the store's readers.
 package graph
 
 import (
