@@ -2,23 +2,37 @@ package graph
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/cayleygraph/quad"
 
 	"github.com/capgraph/capgraph/graph/internal/bulk"
+	"github.com/capgraph/capgraph/graph/internal/pgbulk"
 	"github.com/capgraph/capgraph/graph/model"
 )
 
-// A bulkWriter writes the first load of an empty embedded store
-// (internal/bulk): the captions are staged, and committed at once into a
-// new file that replaces the empty one. The tallies and the quad counts
-// are counted on the way, since there is nothing stored to read them from.
+// A stager holds a bulk load until it is committed: internal/bulk for the
+// embedded store, internal/pgbulk for PostgreSQL.
+type stager interface {
+	Has(g quad.IRI) bool
+	Add(g, photo quad.IRI, own, desc []quad.Quad) error
+	Abandon()
+}
+
+// A bulkWriter writes the first load of an empty store: the captions are
+// staged, and committed at once, into a new file that replaces the empty
+// one (internal/bulk) or in one PostgreSQL transaction (internal/pgbulk).
+// The tallies and the quad counts are counted on the way, since there is
+// nothing stored to read them from.
 type bulkWriter struct {
 	*loading
-	bulk   *bulk.Loader // nil once committed or abandoned
-	staged LoadStats    // what bulk holds, not yet committed
+	bulk stager // nil once committed or abandoned
+	// finish commits bulk: the embedded store's file goes in place of
+	// the empty one, PostgreSQL's transaction commits.
+	finish func() error
+	staged LoadStats // what bulk holds, not yet committed
 	// tallies and credits are the tallies of what bulk holds; stats are
 	// the quad counts Stats reports (statKeys).
 	tallies map[quad.Value]int
@@ -83,7 +97,7 @@ func (w *bulkWriter) commit(ctx context.Context) error {
 			return fmt.Errorf("graph: bulk load %s: %w", s.addr, err)
 		}
 	}
-	if err := s.commitBulk(bl); err != nil {
+	if err := w.finish(); err != nil {
 		bl.Abandon()
 		return fmt.Errorf("graph: bulk load %s: %w", s.addr, err)
 	}
@@ -104,25 +118,53 @@ func (w *bulkWriter) abandon() {
 	}
 }
 
-// startBulk begins a bulk load when the store is an embedded one with
-// nothing in it, laid out as a bulk load writes (flat, Cayley's default
-// indexes); otherwise it returns nil, and Load writes through Cayley.
-func (l *loading) startBulk() (*bulkWriter, error) {
+// startBulk begins a bulk load when the store is empty and either an
+// embedded one laid out as a bulk load writes (flat, Cayley's default
+// indexes) or a PostgreSQL one; otherwise it returns nil, and Load writes
+// through Cayley.
+func (l *loading) startBulk(ctx context.Context) (*bulkWriter, error) {
 	s := l.s
-	db := s.bolt.DB()
-	if db == nil || s.noBulk || !s.bolt.KV().Flat() {
+	var (
+		b      stager
+		finish func() error
+	)
+	switch db := s.bolt.DB(); {
+	case s.noBulk:
 		return nil, nil
-	}
-	if ok, err := bulk.Fits(db); err != nil || !ok {
-		return nil, err
-	}
-	b, err := bulk.New(s.addr)
-	if err != nil {
-		return nil, fmt.Errorf("graph: bulk load %s: %w", s.addr, err)
+	case db != nil:
+		if !s.bolt.KV().Flat() {
+			return nil, nil
+		}
+		if ok, err := bulk.Fits(db); err != nil || !ok {
+			return nil, err
+		}
+		bl, err := bulk.New(s.addr)
+		if err != nil {
+			return nil, fmt.Errorf("graph: bulk load %s: %w", s.addr, err)
+		}
+		b, finish = bl, func() error { return s.commitBulk(bl) }
+	case s.pgAddr != "":
+		pl, err := pgbulk.New(ctx, s.pgAddr)
+		if errors.Is(err, pgbulk.ErrNotEmpty) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("graph: bulk load %s: %w", s.addr, err)
+		}
+		b, finish = pl, func() error {
+			start := time.Now()
+			s.log.Debug("bulk load: building indexes", "quads", pl.Size())
+			err := pl.Commit()
+			s.log.Debug("bulk load: committed", "took", time.Since(start).Round(time.Millisecond))
+			return err
+		}
+	default:
+		return nil, nil
 	}
 	return &bulkWriter{
 		loading: l,
 		bulk:    b,
+		finish:  finish,
 		tallies: make(map[quad.Value]int),
 		credits: make(map[credit]int),
 		stats:   make(map[quad.Value]int),

@@ -14,6 +14,7 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/capgraph/capgraph/graph/internal/boltkv"
+	"github.com/capgraph/capgraph/graph/internal/pgbulk"
 	"github.com/capgraph/capgraph/graph/internal/rdfterm"
 	"github.com/capgraph/capgraph/graph/model"
 )
@@ -303,6 +304,9 @@ func sortQuads(qs []quad.Quad) {
 // store and encoded once per 1<<18 distinct nodes met: a quad costs its
 // own read and four cache lookups.
 func (s *Store) streamNT(ctx context.Context, e *ntEncoder, within *containment) (_ int, err error) {
+	if s.pgAddr != "" {
+		return s.streamNTPostgres(ctx, e, within)
+	}
 	isTally, err := s.inTallies()
 	if err != nil {
 		return 0, err
@@ -402,6 +406,50 @@ func (s *Store) streamNT(ctx context.Context, e *ntEncoder, within *containment)
 		}
 	}
 	return n, it.Err()
+}
+
+// streamNTPostgres is streamNT on PostgreSQL: one query that joins the
+// quads with their nodes (pgbulk.Quads) instead of Cayley's iterator,
+// which reads each node apart.
+func (s *Store) streamNTPostgres(ctx context.Context, e *ntEncoder, within *containment) (int, error) {
+	terms := make(map[quad.Value][]byte, 1<<16)
+	n := 0
+	for q, err := range pgbulk.Quads(ctx, s.pgAddr) {
+		if err != nil {
+			return n, err
+		}
+		if q.Label == talliesGraph { // kept by Load, not stated by captions (tally.go)
+			continue
+		}
+		b := e.buf[:0]
+		for i, v := range [...]quad.Value{q.Subject, q.Predicate, q.Object, q.Label} {
+			if v == nil || i == 3 && !e.quads {
+				continue
+			}
+			t, ok := terms[v]
+			if !ok {
+				t = rdfterm.AppendTerm(nil, s.rebase(v))
+				if len(terms) >= 1<<18 {
+					clear(terms)
+				}
+				terms[v] = t
+			}
+			if i > 0 {
+				b = append(b, ' ')
+			}
+			b = append(b, t...)
+		}
+		b = append(b, " .\n"...)
+		e.buf = b
+		if _, err := e.w.Write(b); err != nil {
+			return n, err
+		}
+		n++
+		if q.Predicate == model.CapgraphLocatedIn || q.Predicate == model.SchemaContainedInPlace {
+			within.add(q)
+		}
+	}
+	return n, ctx.Err()
 }
 
 // containment collects the containment steps that an export meets and

@@ -113,7 +113,7 @@ type writer interface {
 // run reads xs into the store through the writer the store calls for.
 func (l *loading) run(ctx context.Context, xs iter.Seq2[extract.Extraction, error]) error {
 	var w writer
-	bw, err := l.startBulk()
+	bw, err := l.startBulk(ctx)
 	if err != nil {
 		return err
 	}

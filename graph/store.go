@@ -6,13 +6,16 @@
 //
 // graph is the door: [Store] opens, loads, queries, exports, counts and
 // checks. The engines behind it live under internal/, each with one job;
-// the first three copy a layout or an interface of Cayley's or bbolt's,
+// the first four copy a layout or an interface of Cayley's or bbolt's,
 // and stand apart so that a reader sees where:
 //   - boltkv, the key-value layer under the embedded store, which keeps
 //     Cayley's value maps in two buckets instead of 131,072;
 //   - bulk, which writes the first load into an empty embedded store in
 //     that layout directly, sorted on disk, instead of through Cayley's
 //     writer;
+//   - pgbulk, the same for PostgreSQL in the tables of Cayley's SQL
+//     backend (COPY, indexes built after the data), and the one-query read
+//     that export streams from it;
 //   - plan, the query planner on the embedded store's indexes, and the
 //     wrapper that keeps queries on PostgreSQL clear of a crash in Cayley's
 //     SQL iterators;
@@ -20,8 +23,8 @@
 //
 // Its files: store.go opens and closes a store and runs queries. load.go
 // runs a load: ahead.go prepares each caption beside the writer, and one
-// of two writers puts it in the store, bulkwrite.go into an empty embedded
-// store, cayleywrite.go through Cayley in batches (batch.go, the
+// of two writers puts it in the store, bulkwrite.go into an empty store,
+// cayleywrite.go through Cayley in batches (batch.go, the
 // transactions) against what stored.go reads back of a caption's graph
 // and an entity's description. tally.go keeps the counts; stats.go,
 // export.go (with encode.go, its formats), describe.go, read.go and
@@ -50,6 +53,7 @@ import (
 	bolterrors "go.etcd.io/bbolt/errors"
 
 	"github.com/capgraph/capgraph/graph/internal/boltkv"
+	"github.com/capgraph/capgraph/graph/internal/pgbulk"
 	"github.com/capgraph/capgraph/graph/internal/plan"
 )
 
@@ -99,8 +103,13 @@ type Store struct {
 	read cgraph.QuadStore // what queries run on: qs, plan.Store or plan.SQL{qs}
 	bolt *boltkv.Handle   // the embedded store's database, else nil
 	addr string
-	opts Options
-	log  *slog.Logger
+	// pgAddr is a PostgreSQL store's address, password included, for
+	// its bulk load and export (internal/pgbulk); else "".
+	pgAddr string
+	// pgNodes answers a PostgreSQL store's look-ups of content hashes.
+	pgNodes *pgbulk.Lookup
+	opts    Options
+	log     *slog.Logger
 	// noBulk makes Load write through Cayley even into an empty store, so
 	// that tests can compare the two.
 	noBulk bool
@@ -136,7 +145,7 @@ func Open(ctx context.Context, addr string, opts Options) (*Store, error) {
 		s.addr = "memory"
 		s.qs, err = cgraph.NewQuadStore("memstore", "", nil)
 	case strings.HasPrefix(addr, "postgres://"), strings.HasPrefix(addr, "postgresql://"):
-		s.addr = redact(addr)
+		s.addr, s.pgAddr = redact(addr), addr
 		if err = cgraph.InitQuadStore(pgBackend, addr, nil); err == nil || errors.Is(err, cgraph.ErrDatabaseExists) {
 			s.qs, err = cgraph.NewQuadStore(pgBackend, addr, nil)
 		}
@@ -152,6 +161,11 @@ func Open(ctx context.Context, addr string, opts Options) (*Store, error) {
 	}
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		err = ErrStoreInUse
+	}
+	if err == nil && s.pgAddr != "" {
+		if s.pgNodes, err = pgbulk.NewLookup(ctx, s.pgAddr); err != nil {
+			s.qs.Close()
+		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("graph: open %s: %w", s.addr, err)
@@ -192,6 +206,9 @@ func (s *Store) Addr() string { return s.addr }
 
 // Close closes the store, releasing its lock.
 func (s *Store) Close() error {
+	if s.pgNodes != nil {
+		s.pgNodes.Close()
+	}
 	if err := s.qs.Close(); err != nil {
 		return fmt.Errorf("graph: close %s: %w", s.addr, err)
 	}

@@ -242,9 +242,14 @@ func (s *Store) isObject(ctx context.Context, v quad.Value) (bool, error) {
 // hasLiteral reports whether a literal is the object of a quad in the
 // store. In the embedded store that is one look-up: a literal can only be
 // an object, and Cayley's kv store deletes a value once no quad names it,
-// so a value found is named. Elsewhere it is isObject.
+// so a value found is named. Cayley's SQL store deletes a node with its
+// last quad too, so in PostgreSQL it is one read of the nodes' primary
+// key; in memory it is isObject.
 func (s *Store) hasLiteral(ctx context.Context, v quad.Value) (bool, error) {
-	if s.bolt == nil {
+	switch {
+	case s.pgNodes != nil:
+		return s.pgNodes.Has(ctx, v)
+	case s.bolt == nil:
 		return s.isObject(ctx, v)
 	}
 	ref, err := s.qs.ValueOf(v)

@@ -44,10 +44,12 @@ committed one at a time, so an interrupted build leaves a store that holds
 only whole captions, and rerunning it completes it; a build stopped by bad
 input says how many captions it kept.
 
-The first build into an empty bbolt store is a bulk load: it writes the
-whole store in key order into a new file beside it, which takes the empty
-store's place when the build ends. It is several times faster, and an
-interrupted first build leaves the store empty.`,
+The first build into an empty store is a bulk load: into bbolt it writes
+the whole store in key order into a new file beside it, which takes the
+empty store's place when the build ends; into PostgreSQL it copies the
+rows in one transaction and builds the indexes after them, holding the
+tables until it commits. It is several times faster (forty times on
+PostgreSQL), and an interrupted first build leaves the store empty.`,
 		Example: `  $ capgraph build captions.jsonl
   $ capgraph build --store postgres://capgraph@localhost/capgraph archive.csv
   $ CAPGRAPH_STORE=/data/graph.db capgraph build day1.jsonl day2.jsonl`,

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bytes"
+	"database/sql"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	_ "github.com/lib/pq"
+)
+
+// postgresSchema returns the address of a schema of its own, emptied, in
+// the scratch database that CAPGRAPH_TEST_POSTGRES names, so that this
+// package's tests do not meet other packages' in the same database; or
+// it skips the test.
+func postgresSchema(t *testing.T, schema string) string {
+	t.Helper()
+	addr := os.Getenv("CAPGRAPH_TEST_POSTGRES")
+	if addr == "" {
+		t.Skip("CAPGRAPH_TEST_POSTGRES is unset: set it to a postgres:// URL of a scratch database to test the SQL backend")
+	}
+	db, err := sql.Open("postgres", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(fmt.Sprintf(`DROP SCHEMA IF EXISTS %[1]s CASCADE; CREATE SCHEMA %[1]s`, schema)); err != nil {
+		t.Fatal(err)
+	}
+	sep := "?"
+	if strings.Contains(addr, "?") {
+		sep = "&"
+	}
+	return addr + sep + "search_path=" + schema
+}
+
+// exportedQuads returns the store's N-Quads, sorted, with load times
+// blanked.
+func exportedQuads(t *testing.T, bin, store string) []string {
+	t.Helper()
+	out, err := exec.Command(bin, "export", "--store", store, "-f", "nq").Output()
+	if err != nil {
+		t.Fatalf("export: %v", err)
+	}
+	quads := slices.Collect(strings.Lines(loadTime.ReplaceAllString(string(out), `$1 ""`)))
+	slices.Sort(quads)
+	return quads
+}
+
+// TestBuildKilledPostgres kills a first build into an empty PostgreSQL
+// store while it copies, which leaves the store empty, and reruns it: the
+// store then holds, quad for quad, what a build nobody stopped writes.
+func TestBuildKilledPostgres(t *testing.T) {
+	bin := capgraphBinary(t)
+	store := postgresSchema(t, "capgraph_cmd_killed")
+	const n = 3000
+	in := writeCaptions(t, n)
+	if out, err := exec.Command(bin, "build", "--store", store, in).CombinedOutput(); err != nil {
+		t.Fatalf("clean build: %v\n%s", err, out)
+	}
+	want := exportedQuads(t, bin, store)
+
+	// The build's connections by name: other packages' tests may copy
+	// into the same database meanwhile.
+	store = postgresSchema(t, "capgraph_cmd_killed") + "&application_name=capgraph_killed"
+	db, err := sql.Open("postgres", store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	cmd := exec.Command(bin, "build", "--store", store, in)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait until the build copies, then kill. pg_stat_activity, since the
+	// build holds the tables: a look at them would wait for its commit.
+	copied := false
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline) && !copied; time.Sleep(2 * time.Millisecond) {
+		if err := db.QueryRow(`SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE application_name = 'capgraph_killed' AND pid <> pg_backend_pid() AND query LIKE 'COPY%')`).Scan(&copied); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_ = cmd.Process.Signal(syscall.SIGKILL)
+	err = cmd.Wait()
+	t.Logf("killed: %v; %s", err, strings.TrimSpace(stderr.String()))
+	if !copied {
+		t.Fatal("the build was never seen copying")
+	}
+	var quads int
+	if err := db.QueryRow(`SELECT count(*) FROM quads`).Scan(&quads); err != nil {
+		t.Fatal(err)
+	}
+	if quads != 0 {
+		t.Errorf("a killed first build left %d quads, want none", quads)
+	}
+
+	out, err := exec.Command(bin, "build", "--store", store, in).CombinedOutput()
+	if err != nil {
+		t.Fatalf("rerun: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), fmt.Sprintf("%d added", n)) {
+		t.Errorf("rerun: %s", out)
+	}
+	if got := exportedQuads(t, bin, store); !slices.Equal(got, want) {
+		onlyGot, onlyWant := diffLines(got, want)
+		t.Errorf("after the rerun: %d quads, a clean build %d; only after the rerun %q, only in the clean build %q",
+			len(got), len(want), onlyGot[:min(3, len(onlyGot))], onlyWant[:min(3, len(onlyWant))])
+	}
+}

@@ -1,0 +1,172 @@
+package pgbulk
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"iter"
+	"strings"
+
+	"github.com/cayleygraph/cayley/graph/refs"
+	"github.com/cayleygraph/quad"
+	"github.com/cayleygraph/quad/pquads"
+)
+
+// valueColumns are the columns of a node that hold its value, in the
+// order decodeValue takes them.
+const valueColumns = "value, value_string, datatype, language, iri, bnode, value_int, value_bool, value_float, value_time"
+
+// Quads yields every quad of the PostgreSQL store at addr, in the table's
+// order, from one query that joins each quad with its nodes' values:
+// Cayley's iterator asks for each distinct node apart, a round trip each.
+// Rows stream; nothing holds the whole store.
+func Quads(ctx context.Context, addr string) iter.Seq2[quad.Quad, error] {
+	return func(yield func(quad.Quad, error) bool) {
+		db, err := sql.Open("postgres", addr)
+		if err != nil {
+			yield(quad.Quad{}, err)
+			return
+		}
+		defer db.Close()
+		var cols []string
+		for _, t := range []string{"s", "p", "o", "l"} {
+			for c := range strings.SplitSeq(valueColumns, ", ") {
+				cols = append(cols, t+"."+c)
+			}
+		}
+		// One read-only transaction: the quads and their nodes as of one
+		// moment, even while a build writes.
+		tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead})
+		if err != nil {
+			yield(quad.Quad{}, err)
+			return
+		}
+		defer tx.Rollback()
+		rows, err := tx.QueryContext(ctx, `SELECT `+strings.Join(cols, ", ")+`
+			FROM quads q
+			JOIN nodes s ON s.hash = q.subject_hash
+			JOIN nodes p ON p.hash = q.predicate_hash
+			JOIN nodes o ON o.hash = q.object_hash
+			LEFT JOIN nodes l ON l.hash = q.label_hash`)
+		if err != nil {
+			yield(quad.Quad{}, err)
+			return
+		}
+		defer rows.Close()
+		var vals [4]nodeValue
+		dest := make([]any, 0, 40)
+		for i := range vals {
+			dest = append(dest, vals[i].dest()...)
+		}
+		for rows.Next() {
+			if err := rows.Scan(dest...); err != nil {
+				yield(quad.Quad{}, err)
+				return
+			}
+			var q quad.Quad
+			for i, p := range [4]*quad.Value{&q.Subject, &q.Predicate, &q.Object, &q.Label} {
+				if *p, err = vals[i].value(); err != nil {
+					yield(quad.Quad{}, err)
+					return
+				}
+			}
+			if !yield(q, nil) {
+				return
+			}
+		}
+		if err := rows.Err(); err != nil {
+			yield(quad.Quad{}, err)
+		}
+	}
+}
+
+// A nodeValue is a row of a node's value columns, as Cayley's SQL backend
+// writes them (csql.NodeValues) and reads them back (its NameOf).
+type nodeValue struct {
+	data   []byte
+	str    sql.NullString
+	typ    sql.NullString
+	lang   sql.NullString
+	iri    sql.NullBool
+	bnode  sql.NullBool
+	vint   sql.NullInt64
+	vbool  sql.NullBool
+	vfloat sql.NullFloat64
+	vtime  sql.NullTime
+}
+
+func (n *nodeValue) dest() []any {
+	return []any{&n.data, &n.str, &n.typ, &n.lang, &n.iri, &n.bnode, &n.vint, &n.vbool, &n.vfloat, &n.vtime}
+}
+
+// value is the node's value; nil for a row with no columns set, which a
+// LEFT JOIN gives a quad without a label.
+func (n *nodeValue) value() (quad.Value, error) {
+	switch {
+	case n.str.Valid:
+		s := strings.ReplaceAll(n.str.String, `\x00`, "\x00") // Cayley escapes NUL, which PostgreSQL's text refuses
+		switch {
+		case n.iri.Bool:
+			return quad.IRI(s), nil
+		case n.bnode.Bool:
+			return quad.BNode(s), nil
+		case n.lang.Valid:
+			return quad.LangString{Value: quad.String(s), Lang: n.lang.String}, nil
+		case n.typ.Valid:
+			return quad.TypedString{Value: quad.String(s), Type: quad.IRI(n.typ.String)}, nil
+		}
+		return quad.String(s), nil
+	case n.vint.Valid:
+		return quad.Int(n.vint.Int64), nil
+	case n.vbool.Valid:
+		return quad.Bool(n.vbool.Bool), nil
+	case n.vfloat.Valid:
+		return quad.Float(n.vfloat.Float64), nil
+	case n.vtime.Valid:
+		return quad.Time(n.vtime.Time.UTC()), nil
+	case n.data != nil:
+		v, err := pquads.UnmarshalValue(n.data)
+		if err != nil {
+			return nil, fmt.Errorf("unmarshal value: %w", err)
+		}
+		return v, nil
+	}
+	return nil, nil
+}
+
+// A Lookup tells whether a PostgreSQL store holds a node, in one read of
+// the nodes' primary key by a prepared statement: Cayley's iterator
+// plans, writes and sends a query of its own each time.
+type Lookup struct {
+	db  *sql.DB
+	has *sql.Stmt
+}
+
+// NewLookup prepares a Lookup on the store at addr.
+func NewLookup(ctx context.Context, addr string) (*Lookup, error) {
+	db, err := sql.Open("postgres", addr)
+	if err != nil {
+		return nil, err
+	}
+	has, err := db.PrepareContext(ctx, `SELECT EXISTS (SELECT 1 FROM nodes WHERE hash = $1)`)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return &Lookup{db: db, has: has}, nil
+}
+
+// Has reports whether the store holds v. Cayley deletes a node with its
+// last quad, so a node is held exactly while a quad names it.
+func (l *Lookup) Has(ctx context.Context, v quad.Value) (bool, error) {
+	h := refs.HashOf(v)
+	var ok bool
+	err := l.has.QueryRowContext(ctx, h[:]).Scan(&ok)
+	return ok, err
+}
+
+// Close closes the Lookup's connections.
+func (l *Lookup) Close() error {
+	return errors.Join(l.has.Close(), l.db.Close())
+}
