@@ -30,6 +30,24 @@ type ntEncoder struct {
 	buf   []byte
 }
 
+// line writes one line of the terms given, the nil ones left out.
+func (e *ntEncoder) line(terms [4][]byte) error {
+	b := e.buf[:0]
+	for _, t := range terms {
+		if t == nil {
+			continue
+		}
+		if len(b) > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, t...)
+	}
+	b = append(b, " .\n"...)
+	e.buf = b
+	_, err := e.w.Write(b)
+	return err
+}
+
 func (e *ntEncoder) begin() error { return nil }
 func (e *ntEncoder) end() error   { return nil }
 

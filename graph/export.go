@@ -323,7 +323,7 @@ func (s *Store) streamNT(ctx context.Context, e *ntEncoder, within *containment)
 	}
 	it := s.qs.QuadsAllIterator().Iterate()
 	defer it.Close()
-	terms := make(map[any][]byte, 1<<16)
+	terms := make(termCache[any], 1<<16)
 	dirs := [...]quad.Direction{quad.Subject, quad.Predicate, quad.Object, quad.Label}
 	steps := make(map[any]bool, 2) // the keys of the containment predicates
 	for _, p := range []quad.Value{model.CapgraphLocatedIn, model.SchemaContainedInPlace} {
@@ -351,7 +351,7 @@ func (s *Store) streamNT(ctx context.Context, e *ntEncoder, within *containment)
 		} else if tally { // kept by Load, not stated by captions (tally.go)
 			continue
 		}
-		b := e.buf[:0]
+		var line [4][]byte
 		step := false // a containment step, for the containment graph
 		for i, d := range dirs {
 			if d == quad.Label && !e.quads {
@@ -380,20 +380,11 @@ func (s *Store) streamNT(ctx context.Context, e *ntEncoder, within *containment)
 					}
 					return n, fmt.Errorf("quad %v has no %v", ref.Key(), d)
 				}
-				t = rdfterm.AppendTerm(nil, s.rebase(val))
-				if len(terms) >= 1<<18 {
-					clear(terms)
-				}
-				terms[key] = t
+				t = terms.put(key, s.term(val))
 			}
-			if i > 0 {
-				b = append(b, ' ')
-			}
-			b = append(b, t...)
+			line[i] = t
 		}
-		b = append(b, " .\n"...)
-		e.buf = b
-		if _, err := e.w.Write(b); err != nil {
+		if err := e.line(line); err != nil {
 			return n, err
 		}
 		n++
@@ -412,7 +403,7 @@ func (s *Store) streamNT(ctx context.Context, e *ntEncoder, within *containment)
 // quads with their nodes (pgbulk.Quads) instead of Cayley's iterator,
 // which reads each node apart.
 func (s *Store) streamNTPostgres(ctx context.Context, e *ntEncoder, within *containment) (int, error) {
-	terms := make(map[quad.Value][]byte, 1<<16)
+	terms := make(termCache[quad.Value], 1<<16)
 	n := 0
 	for q, err := range pgbulk.Quads(ctx, s.pgAddr) {
 		if err != nil {
@@ -421,27 +412,18 @@ func (s *Store) streamNTPostgres(ctx context.Context, e *ntEncoder, within *cont
 		if q.Label == talliesGraph { // kept by Load, not stated by captions (tally.go)
 			continue
 		}
-		b := e.buf[:0]
+		var line [4][]byte
 		for i, v := range [...]quad.Value{q.Subject, q.Predicate, q.Object, q.Label} {
 			if v == nil || i == 3 && !e.quads {
 				continue
 			}
 			t, ok := terms[v]
 			if !ok {
-				t = rdfterm.AppendTerm(nil, s.rebase(v))
-				if len(terms) >= 1<<18 {
-					clear(terms)
-				}
-				terms[v] = t
+				t = terms.put(v, s.term(v))
 			}
-			if i > 0 {
-				b = append(b, ' ')
-			}
-			b = append(b, t...)
+			line[i] = t
 		}
-		b = append(b, " .\n"...)
-		e.buf = b
-		if _, err := e.w.Write(b); err != nil {
+		if err := e.line(line); err != nil {
 			return n, err
 		}
 		n++
@@ -450,6 +432,25 @@ func (s *Store) streamNTPostgres(ctx context.Context, e *ntEncoder, within *cont
 		}
 	}
 	return n, ctx.Err()
+}
+
+// A termCache holds the N-Triples terms of the nodes an export met, up to
+// 1<<18 of them: a node is encoded once a stretch, not once a quad.
+type termCache[K comparable] map[K][]byte
+
+// put adds k's term t, emptying the cache first when it is full, and
+// returns t.
+func (c termCache[K]) put(k K, t []byte) []byte {
+	if len(c) >= 1<<18 {
+		clear(c)
+	}
+	c[k] = t
+	return t
+}
+
+// term is v's N-Triples term, under the store's base.
+func (s *Store) term(v quad.Value) []byte {
+	return rdfterm.AppendTerm(nil, s.rebase(v))
 }
 
 // containment collects the containment steps that an export meets and
