@@ -24,6 +24,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -110,9 +111,10 @@ func (l *Loader) begin() error {
 	if err := tx.QueryRow(`SELECT now()`).Scan(&l.now); err != nil {
 		return err
 	}
-	// What to drop and build again: the constraints first (the primary
-	// keys and the foreign keys that need them), then the plain indexes.
-	var drop []string
+	// What to build again at Commit, in order: the quads' plain indexes,
+	// then the primary key, then the foreign keys that need it. drop[i]
+	// undoes l.rebuild[i]; they run backwards.
+	var drop, cons, consDrop []string
 	rows, err := tx.Query(`SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid), contype
 		FROM pg_constraint
 		WHERE conrelid IN ('nodes'::regclass, 'quads'::regclass) AND contype IN ('p', 'f')
@@ -129,8 +131,8 @@ func (l *Loader) begin() error {
 		if table == "quads" && typ == "p" {
 			continue // the horizon: filled by its sequence, kept
 		}
-		drop = append(drop, fmt.Sprintf(`ALTER TABLE %s DROP CONSTRAINT %s`, pq.QuoteIdentifier(table), pq.QuoteIdentifier(name)))
-		l.rebuild = append(l.rebuild, fmt.Sprintf(`ALTER TABLE %s ADD CONSTRAINT %s %s`, pq.QuoteIdentifier(table), pq.QuoteIdentifier(name), def))
+		consDrop = append(consDrop, fmt.Sprintf(`ALTER TABLE %s DROP CONSTRAINT %s`, pq.QuoteIdentifier(table), pq.QuoteIdentifier(name)))
+		cons = append(cons, fmt.Sprintf(`ALTER TABLE %s ADD CONSTRAINT %s %s`, pq.QuoteIdentifier(table), pq.QuoteIdentifier(name), def))
 	}
 	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
 		return err
@@ -142,28 +144,20 @@ func (l *Loader) begin() error {
 	if err != nil {
 		return err
 	}
-	var indexes []string
 	for rows.Next() {
 		var name, def string
 		if err := rows.Scan(&name, &def); err != nil {
 			rows.Close()
 			return err
 		}
-		// Foreign keys go first: they do not need these indexes.
-		drop = append([]string{`DROP INDEX ` + name}, drop...)
-		indexes = append(indexes, def)
+		drop = append(drop, `DROP INDEX `+name)
+		l.rebuild = append(l.rebuild, def)
 	}
 	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
 		return err
 	}
-	// Foreign keys before the primary key they reference: reverse the
-	// constraints' drops (they were listed p before f).
-	for i, j := 0, len(drop)-1; i < j; i, j = i+1, j-1 {
-		drop[i], drop[j] = drop[j], drop[i]
-	}
-	// Build again: indexes, then the primary key, then the foreign keys.
-	l.rebuild = append(indexes, l.rebuild...)
-	for _, q := range drop {
+	drop, l.rebuild = append(drop, consDrop...), append(l.rebuild, cons...)
+	for _, q := range slices.Backward(drop) {
 		if _, err := tx.Exec(q); err != nil {
 			return fmt.Errorf("%s: %w", q, err)
 		}
