@@ -80,6 +80,23 @@ func ExampleStore_Quads() {
 	// <https://capgraph.org/id/photo/ex-9> <https://schema.org/contentLocation>
 }
 
+// ExampleReadNQuads reads back what Export writes: here, the caption graphs
+// each quad belongs to.
+func ExampleReadNQuads() {
+	doc := `<https://capgraph.org/id/photo/ex-9> <https://schema.org/identifier> "ex-9" <https://capgraph.org/id/graph/ex-9> .
+<https://capgraph.org/id/photo/ex-9> <https://schema.org/dateCreated> "2016-03"^^<http://www.w3.org/2001/XMLSchema#gYearMonth> <https://capgraph.org/id/graph/ex-9> .
+`
+	for q, err := range graph.ReadNQuads(strings.NewReader(doc)) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(q.Graph.Value, q.Predicate.Value, q.Object)
+	}
+	// Output:
+	// https://capgraph.org/id/graph/ex-9 https://schema.org/identifier "ex-9"
+	// https://capgraph.org/id/graph/ex-9 https://schema.org/dateCreated "2016-03"^^<http://www.w3.org/2001/XMLSchema#gYearMonth>
+}
+
 // ExampleStore_Describe prints the document a place's IRI dereferences
 // to: its description and its point.
 func ExampleStore_Describe() {

@@ -61,20 +61,9 @@ func (s *Store) Export(ctx context.Context, w io.Writer, format Format) (_ int, 
 	defer s.noDamage(&err, "export "+string(format))
 	defer s.bolt.KV().PageFault(&err, boltkv.Guard()) // a damaged or vanished page ends the read with ErrDamaged
 	bw := bufio.NewWriterSize(w, 256<<10)
-	var enc encoder
-	switch format {
-	case NQuads:
-		enc = &ntEncoder{w: bw, quads: true}
-	case NTriples:
-		enc = &ntEncoder{w: bw}
-	case Turtle:
-		enc = &ttlEncoder{w: bw}
-	case JSONLD:
-		enc = &jsonldEncoder{w: bw}
-	case CSV:
-		enc = &csvEncoder{w: csv.NewWriter(bw)}
-	default:
-		return 0, fmt.Errorf("graph: export: unknown format %q", format)
+	enc, err := newEncoder(bw, format)
+	if err != nil {
+		return 0, err
 	}
 	if nt, ok := enc.(*ntEncoder); ok {
 		// The line formats need no grouping: stream the store in its order.
@@ -93,14 +82,59 @@ func (s *Store) Export(ctx context.Context, w io.Writer, format Format) (_ int, 
 		}
 		return n, nil
 	}
+	return s.exportGraphs(ctx, bw, enc, format, s.photos(ctx))
+}
+
+// ExportPhotos writes, as Export does, the graphs of the captions of the
+// given photos (IRIs as [Store.Quads] reads them), in that order, with
+// the descriptions of the entities they name and the containment of their
+// places: a subset of the store that stands on its own. A photo the store
+// does not hold is skipped.
+func (s *Store) ExportPhotos(ctx context.Context, w io.Writer, format Format, photos []string) (_ int, err error) {
+	defer s.noDamage(&err, "export "+string(format))
+	defer s.bolt.KV().PageFault(&err, boltkv.Guard())
+	bw := bufio.NewWriterSize(w, 256<<10)
+	enc, err := newEncoder(bw, format)
+	if err != nil {
+		return 0, err
+	}
+	return s.exportGraphs(ctx, bw, enc, format, func(yield func(quad.IRI, error) bool) {
+		for _, p := range photos {
+			if !yield(quad.IRI(p), nil) {
+				return
+			}
+		}
+	})
+}
+
+// newEncoder returns the encoder of format, writing to bw.
+func newEncoder(bw *bufio.Writer, format Format) (encoder, error) {
+	switch format {
+	case NQuads:
+		return &ntEncoder{w: bw, quads: true}, nil
+	case NTriples:
+		return &ntEncoder{w: bw}, nil
+	case Turtle:
+		return &ttlEncoder{w: bw}, nil
+	case JSONLD:
+		return &jsonldEncoder{w: bw}, nil
+	case CSV:
+		return &csvEncoder{w: csv.NewWriter(bw)}, nil
+	}
+	return nil, fmt.Errorf("graph: export: unknown format %q", format)
+}
+
+// exportGraphs writes the caption graphs of photos one at a time, then
+// the entities graph and the containment graph, and flushes bw.
+func (s *Store) exportGraphs(ctx context.Context, bw *bufio.Writer, enc encoder, format Format, photos iter.Seq2[quad.IRI, error]) (int, error) {
 	enc = rebasing{enc, s}
 	n := 0
 	var within *containment // the CSV view has no graphs, so no containment graph
 	if format != CSV {
 		within = new(containment)
 	}
-	err = enc.begin()
-	for g, err2 := range s.graphs(ctx, format == CSV) {
+	err := enc.begin()
+	for g, err2 := range s.graphs(ctx, format == CSV, photos) {
 		if err != nil {
 			break
 		}
@@ -140,41 +174,63 @@ type namedGraph struct {
 	quads []quad.Quad
 }
 
-// graphs yields every caption graph with its quads sorted by subject,
-// predicate and object, in the order of the store's index of photos, then
-// the entities graph with the descriptions of every entity the captions
-// name. With inline set, each caption graph also carries the descriptions
-// of the entities it names (for the CSV view), and the entities graph is
-// not yielded.
-func (s *Store) graphs(ctx context.Context, inline bool) iter.Seq2[namedGraph, error] {
-	return func(yield func(namedGraph, error) bool) {
+// photos yields every photo of the store, in the order of its index of
+// photos.
+func (s *Store) photos(ctx context.Context) iter.Seq2[quad.IRI, error] {
+	return func(yield func(quad.IRI, error) bool) {
 		ref, err := s.qs.ValueOf(model.SchemaPhotograph)
 		if err != nil || ref == nil {
 			if err != nil {
-				yield(namedGraph{}, err)
+				yield("", err)
 			}
 			return
 		}
-		d := &describer{s: s, cache: make(map[quad.Value][]quad.Quad)}
-		all := make(map[quad.Value]bool) // every described node met
-		graphs := 0
 		sc := s.qs.QuadIterator(quad.Object, ref).Iterate()
 		defer sc.Close()
 		for sc.Next(ctx) {
 			// The kv iterators do not watch ctx: an interrupted export of
 			// a large store would otherwise run to its end.
 			if err := ctx.Err(); err != nil {
-				yield(namedGraph{}, err)
+				yield("", err)
 				return
 			}
 			q, err := s.qs.Quad(sc.Result())
 			if err != nil {
+				yield("", err)
+				return
+			}
+			if photo, ok := q.Subject.(quad.IRI); ok && q.Predicate == model.RDFType {
+				if !yield(photo, nil) {
+					return
+				}
+			}
+		}
+		if err := sc.Err(); err != nil {
+			yield("", err)
+		}
+	}
+}
+
+// graphs yields the caption graph of each of photos with its quads sorted
+// by subject, predicate and object, then the entities graph with the
+// descriptions of every entity the captions name. With inline set, each
+// caption graph also carries the descriptions of the entities it names
+// (for the CSV view), and the entities graph is not yielded.
+func (s *Store) graphs(ctx context.Context, inline bool, photos iter.Seq2[quad.IRI, error]) iter.Seq2[namedGraph, error] {
+	return func(yield func(namedGraph, error) bool) {
+		d := &describer{s: s, cache: make(map[quad.Value][]quad.Quad)}
+		all := make(map[quad.Value]bool) // every described node met
+		graphs := 0
+		for photo, err := range photos {
+			if err == nil {
+				err = ctx.Err()
+			}
+			if err != nil {
 				yield(namedGraph{}, err)
 				return
 			}
-			photo, ok := q.Subject.(quad.IRI)
 			graphOf, isPhoto := model.GraphOfPhoto(string(photo))
-			if !ok || !isPhoto || q.Predicate != model.RDFType {
+			if !isPhoto {
 				continue
 			}
 			g := quad.IRI(graphOf)
@@ -201,10 +257,6 @@ func (s *Store) graphs(ctx context.Context, inline bool) iter.Seq2[namedGraph, e
 			if !yield(namedGraph{g, quads}, nil) {
 				return
 			}
-		}
-		if err := sc.Err(); err != nil {
-			yield(namedGraph{}, err)
-			return
 		}
 		if inline || len(all) == 0 {
 			return

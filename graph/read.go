@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"io"
 	"iter"
 	"net/http"
 	"time"
@@ -11,6 +12,7 @@ import (
 	cgraph "github.com/cayleygraph/cayley/graph"
 	cayleyhttp "github.com/cayleygraph/cayley/server/http"
 	"github.com/cayleygraph/quad"
+	"github.com/cayleygraph/quad/nquads"
 )
 
 // Quads yields every quad that has t in direction d, in the store's
@@ -104,4 +106,26 @@ func (s *Store) CayleyAPI(timeout time.Duration, limit int) http.Handler {
 	mux.HandleFunc("POST /api/v2/query", api.ServeQuery)
 	mux.HandleFunc("GET /api/v2/formats", api.ServeFormats)
 	return mux
+}
+
+// ReadNQuads yields the quads of an N-Quads (or N-Triples) document, as
+// [Store.Export] writes them, until the caller stops, the input ends or a
+// line does not parse; the error then names the line.
+func ReadNQuads(r io.Reader) iter.Seq2[Quad, error] {
+	return func(yield func(Quad, error) bool) {
+		rd := nquads.NewReader(r, false)
+		for line := 1; ; line++ {
+			q, err := rd.ReadQuad()
+			if err == io.EOF {
+				return
+			}
+			if err != nil {
+				yield(Quad{}, fmt.Errorf("graph: N-Quads line %d: %w", line, err))
+				return
+			}
+			if !yield(quadOf(q), nil) {
+				return
+			}
+		}
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -149,9 +150,18 @@ func (a *app) runServe(ctx context.Context, opts *serveOptions) (err error) {
 	defer stop() // runs first: ends the index build if the server failed
 	go func() {
 		defer close(indexed)
-		if err := srv.BuildIndex(ctx); err != nil && ctx.Err() == nil {
-			a.log.Error("index failed; search is limited to exact names", "err", err)
-		}
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			if err := srv.BuildIndex(ctx); err != nil && ctx.Err() == nil {
+				a.log.Error("index failed; search is limited to exact names", "err", err)
+			}
+		})
+		wg.Go(func() {
+			if err := srv.BuildPhotoIndex(ctx); err != nil && ctx.Err() == nil {
+				a.log.Error("photo index failed; summaries, photo lists and filtered exports are unavailable", "err", err)
+			}
+		})
+		wg.Wait()
 	}()
 	err = web.Serve(ctx, opts.Addr, srv, a.log, func(addr net.Addr) {
 		if !a.cfg.Quiet {

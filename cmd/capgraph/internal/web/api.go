@@ -11,6 +11,7 @@ import (
 	"maps"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -275,6 +276,29 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("format %q is not one of nq, nt, ttl, jsonld, csv", name))
 		return
 	}
+	// A filter exports the graphs of the captions it selects.
+	var photos []string
+	if filtered(r.URL.Query()) {
+		ix := s.photoIndex(w)
+		if ix == nil {
+			return
+		}
+		f, err := filterOf(ix, r.URL.Query())
+		if err != nil {
+			s.failParam(w, r, err)
+			return
+		}
+		sel, err := ix.Select(f)
+		if err != nil {
+			s.failParam(w, r, err)
+			return
+		}
+		photos = make([]string, len(sel))
+		for k, i := range sel {
+			photos[k] = ix.Photo(i).IRI
+		}
+		w.Header().Set("X-Capgraph-Captions", strconv.Itoa(len(sel)))
+	}
 	w.Header().Set("Content-Type", exportTypes[format]+"; charset=utf-8")
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="capgraph.%s"`, format))
 	if r.Method == http.MethodHead {
@@ -282,7 +306,12 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request) {
 	}
 	cw := &progressWriter{w: w, rc: http.NewResponseController(w), stall: s.opts.ExportStall}
 	cw.extend(time.Now())
-	if _, err := s.store.Export(r.Context(), cw, format); err != nil {
+	if photos != nil {
+		_, err = s.store.ExportPhotos(r.Context(), cw, format, photos)
+	} else {
+		_, err = s.store.Export(r.Context(), cw, format)
+	}
+	if err != nil {
 		if cw.n == 0 {
 			w.Header().Del("Content-Disposition")
 			s.fail(w, r, err)

@@ -35,6 +35,7 @@ type Caption struct {
 	Photo    string    `json:"photo"`
 	Text     string    `json:"text"`
 	Date     string    `json:"date,omitempty"`
+	Credit   string    `json:"credit,omitempty"`
 	Mentions []Mention `json:"mentions"`
 }
 

@@ -21,6 +21,7 @@ var (
 	schemaAltName    = term(model.SchemaAlternateName)
 	schemaRoleName   = term(model.SchemaRoleName)
 	schemaCaption    = term(model.SchemaCaption)
+	schemaCreditText = term(model.SchemaCreditText)
 	schemaIdentifier = term(model.SchemaIdentifier)
 	schemaDate       = term(model.SchemaDateCreated)
 	schemaGeo        = term(model.SchemaGeo)

@@ -23,6 +23,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/capgraph/capgraph/cmd/capgraph/internal/web/internal/photoindex"
 	"github.com/capgraph/capgraph/extract/gazetteer"
 	"github.com/capgraph/capgraph/graph"
 )
@@ -112,6 +113,7 @@ type Server struct {
 	queries  map[string]Query
 	gaz      *gazetteer.Index
 	index    atomic.Pointer[index]
+	photos   atomic.Pointer[photoindex.Index]
 	sem      chan struct{} // a slot per request in flight
 	heavy    *class
 	searches *class
@@ -206,6 +208,8 @@ func New(s *graph.Store, opts Options) (*Server, error) {
 	mux.HandleFunc("GET /api/stats", srv.stats)
 	mux.HandleFunc("GET /api/places", srv.places)
 	mux.HandleFunc("GET /api/timeline", srv.timeline)
+	mux.HandleFunc("GET /api/summary", srv.summary)
+	mux.HandleFunc("GET /api/photos", srv.photoList)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) { noRoute(w, r, mux, "/api/") })
 	mux.HandleFunc("GET /id/", srv.linkedData)
 	if opts.Cayley {
@@ -231,6 +235,19 @@ func (s *Server) BuildIndex(ctx context.Context) error {
 	}
 	s.index.Store(ix)
 	s.log.Info("indexed store", "names", len(ix.names), "places", len(ix.places), "dates", len(ix.dates), "took", time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// BuildPhotoIndex reads the store's photos for the research endpoints
+// (summary, photos, filtered export), which answer 503 until it returns.
+func (s *Server) BuildPhotoIndex(ctx context.Context) error {
+	start := time.Now()
+	ix, err := photoindex.Build(ctx, s.store)
+	if err != nil {
+		return fmt.Errorf("web: %w", err)
+	}
+	s.photos.Store(ix)
+	s.log.Info("indexed photos", "photos", ix.Len(), "took", time.Since(start).Round(time.Millisecond))
 	return nil
 }
 

@@ -1,0 +1,325 @@
+package photoindex
+
+import (
+	"bytes"
+	"context"
+	"maps"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/capgraph/capgraph/extract"
+	"github.com/capgraph/capgraph/extract/synth"
+	"github.com/capgraph/capgraph/graph"
+	"github.com/capgraph/capgraph/graph/model"
+)
+
+func TestParseDate(t *testing.T) {
+	tests := []struct {
+		in          string
+		precision   Precision
+		first, last string
+	}{
+		{"2016-03-05", Day, "2016-03-05", "2016-03-05"},
+		{"2016-02", Month, "2016-02-01", "2016-02-29"},
+		{"2016-12", Month, "2016-12-01", "2016-12-31"},
+		{"2016", Year, "2016-01-01", "2016-12-31"},
+		{"--05-19", Undated, "", ""},
+		{"", Undated, "", ""},
+		{"2016-13", Undated, "", ""},
+		{"2016-02-30", Undated, "", ""},
+		{"0000", Undated, "", ""},
+		{"abcd", Undated, "", ""},
+	}
+	for _, tt := range tests {
+		d := ParseDate(tt.in)
+		if d.Precision != tt.precision || d.Lexical != tt.in {
+			t.Errorf("ParseDate(%q) = %+v, want precision %d", tt.in, d, tt.precision)
+			continue
+		}
+		if tt.precision == Undated {
+			continue
+		}
+		if f, l := ParseDate(tt.first), ParseDate(tt.last); d.First != f.First || d.Last != l.First {
+			t.Errorf("ParseDate(%q): days %d-%d, want %s (%d) to %s (%d)", tt.in, d.First, d.Last, tt.first, f.First, tt.last, l.First)
+		}
+	}
+}
+
+// testStore is a store of the project's example captions and 1,500
+// generated ones, built once; testExport is its N-Quads export.
+var testStore = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "capgraph-photoindex-")
+	if err != nil {
+		return "", err
+	}
+	ctx := context.Background()
+	s, err := graph.Open(ctx, dir, graph.Options{})
+	if err != nil {
+		return dir, err
+	}
+	defer s.Close()
+	x, err := extract.New()
+	if err != nil {
+		return dir, err
+	}
+	opts := graph.LoadOptions{ExtractorVersion: extract.Version}
+	for _, name := range []string{"../../../../../../examples/captions.jsonl", "../../../../../../extract/testdata/wire.jsonl"} {
+		f, err := os.Open(name)
+		if err != nil {
+			return dir, err
+		}
+		rd := extract.NewReader(f, extract.ReaderOptions{Name: filepath.Base(name)})
+		_, err = s.Load(ctx, x.ExtractAll(ctx, rd.All(), 1), opts)
+		f.Close()
+		if err != nil {
+			return dir, err
+		}
+	}
+	xs, err := synth.Extractions(7, 0, 1500)
+	if err != nil {
+		return dir, err
+	}
+	_, err = s.Load(ctx, func(yield func(extract.Extraction, error) bool) {
+		for _, x := range xs {
+			if !yield(x, nil) {
+				return
+			}
+		}
+	}, opts)
+	return dir, err
+})
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if dir, _ := testStore(); dir != "" {
+		os.RemoveAll(dir)
+	}
+	os.Exit(code)
+}
+
+// built returns the index of the test store and the store.
+func built(t *testing.T) (*Index, *graph.Store) {
+	t.Helper()
+	dir, err := testStore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := graph.Open(context.Background(), dir, graph.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	ix, err := Build(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix, s
+}
+
+// fromExport is what the export says about the photos, computed without
+// the index: each photo's links and date, and the places within each place.
+type fromExport struct {
+	links  map[string][]string // photo -> entities, as the caption graph links them
+	dates  map[string]string
+	within map[string][]string // place -> places that hold it (the containment graph)
+}
+
+func readExport(t *testing.T, s *graph.Store) fromExport {
+	t.Helper()
+	var buf bytes.Buffer
+	if _, err := s.Export(context.Background(), &buf, graph.NQuads); err != nil {
+		t.Fatal(err)
+	}
+	ex := fromExport{links: map[string][]string{}, dates: map[string]string{}, within: map[string][]string{}}
+	linking := map[graph.Term]bool{}
+	for _, p := range []string{string(model.SchemaAbout), string(model.SchemaMentions), string(model.SchemaContentLocation), string(model.SchemaCreator), string(model.SchemaSourceOrg)} {
+		linking[graph.IRI(p)] = true
+	}
+	for q, err := range graph.ReadNQuads(&buf) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		subj, p := q.Subject.Value, q.Predicate
+		switch {
+		case p == rdfType && q.Object == schemaPhoto:
+			if _, ok := ex.links[subj]; !ok {
+				ex.links[subj] = []string{}
+			}
+		case linking[p]:
+			ex.links[subj] = append(ex.links[subj], q.Object.Value)
+		case p == schemaDate:
+			ex.dates[subj] = q.Object.Value
+		case p == graph.IRI(string(model.CapgraphWithin)):
+			ex.within[subj] = append(ex.within[subj], q.Object.Value)
+		}
+	}
+	return ex
+}
+
+// selects reports whether the export's photo p passes f.
+func (ex fromExport) selects(p string, f Filter) bool {
+	if f.From != "" || f.To != "" {
+		d := ParseDate(ex.dates[p])
+		if d.Precision == Undated || f.From != "" && d.First < ParseDate(f.From).First || f.To != "" && d.Last > ParseDate(f.To).Last {
+			return false
+		}
+	}
+	for _, e := range f.Entities {
+		if !ex.linked(p, e) {
+			return false
+		}
+	}
+	return true
+}
+
+// linked reports whether photo p links to e or to a place within e.
+func (ex fromExport) linked(p, e string) bool {
+	for _, l := range ex.links[p] {
+		if l == e || slices.Contains(ex.within[l], e) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestIndexAgainstExport holds the index's selections, counts and
+// timelines to the same figures computed from the N-Quads export.
+func TestIndexAgainstExport(t *testing.T) {
+	ix, s := built(t)
+	ex := readExport(t, s)
+	if ix.Len() != len(ex.links) {
+		t.Fatalf("index has %d photos, export %d", ix.Len(), len(ex.links))
+	}
+	entities := map[string]bool{}
+	for _, ls := range ex.links {
+		for _, e := range ls {
+			entities[e] = true
+		}
+	}
+	for holders := range maps.Values(ex.within) {
+		for _, h := range holders {
+			entities[h] = true
+		}
+	}
+	sorted := slices.Sorted(maps.Keys(entities))
+	for _, e := range sorted {
+		want := 0
+		for p := range ex.links {
+			if ex.linked(p, e) {
+				want++
+			}
+		}
+		if got := ix.PhotoCount(e); got != want {
+			t.Errorf("%s: %d photos, want %d", e, got, want)
+		}
+	}
+
+	rng := rand.New(rand.NewPCG(1, 2))
+	ranges := []Range{{}, {From: "2014"}, {To: "2015-06"}, {From: "2013-02", To: "2013-02"}, {From: "2016-03-01", To: "2016-03-31"}}
+	for range 60 {
+		f := Filter{Range: ranges[rng.IntN(len(ranges))]}
+		for range rng.IntN(3) {
+			f.Entities = append(f.Entities, sorted[rng.IntN(len(sorted))])
+		}
+		sel, err := ix.Select(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got, want []string
+		for _, i := range sel {
+			got = append(got, ix.Photo(i).IRI)
+		}
+		related := map[string]int{}
+		months := map[string]int{}
+		for p := range ex.links {
+			if !ex.selects(p, f) {
+				continue
+			}
+			want = append(want, p)
+			for _, l := range ex.links[p] {
+				if !slices.Contains(f.Entities, l) {
+					related[l]++
+				}
+			}
+			if d := ParseDate(ex.dates[p]); d.Precision >= Month {
+				months[d.Lexical[:7]]++
+			}
+		}
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("%+v: selected %d photos, want %d", f, len(got), len(want))
+			continue
+		}
+		byKind, distinct := ix.Related(sel, 1<<20, f.Entities...)
+		n := 0
+		for kind, cs := range byKind {
+			n += len(cs)
+			if distinct[kind] != len(cs) {
+				t.Errorf("%+v: %d %s, %d counted", f, len(cs), kind, distinct[kind])
+			}
+			for _, c := range cs {
+				if related[c.IRI] != c.Photos {
+					t.Errorf("%+v: %s shares %d photos, want %d", f, c.IRI, c.Photos, related[c.IRI])
+				}
+			}
+		}
+		if n != len(related) {
+			t.Errorf("%+v: %d related entities, want %d", f, n, len(related))
+		}
+		tl := ix.TimelineOf(sel)
+		for k, m := range tl.Months {
+			if m.Photos != months[m.Month] {
+				t.Errorf("%+v: %s has %d photos, want %d", f, m.Month, m.Photos, months[m.Month])
+			}
+			if k > 0 && ParseDate(m.Month).First != ParseDate(tl.Months[k-1].Month).Last+1 {
+				t.Errorf("%+v: %s follows %s", f, m.Month, tl.Months[k-1].Month)
+			}
+		}
+	}
+}
+
+// TestFiltersCompose: a filter of several parts selects what each part
+// selects alone, and the selection is in date order.
+func TestFiltersCompose(t *testing.T) {
+	ix, _ := built(t)
+	rng := rand.New(rand.NewPCG(3, 4))
+	var common []string
+	for _, e := range ix.entities {
+		if ix.PhotoCount(e.IRI) >= 20 {
+			common = append(common, e.IRI)
+		}
+	}
+	for range 100 {
+		a := Filter{Range: Range{From: "2013"}, Entities: []string{common[rng.IntN(len(common))]}}
+		b := Filter{Range: Range{To: "2018-06-30"}, Entities: []string{common[rng.IntN(len(common))]}}
+		both := Filter{Range: Range{From: a.From, To: b.To}, Entities: append(slices.Clone(a.Entities), b.Entities...)}
+		sa, _ := ix.Select(a)
+		sb, _ := ix.Select(b)
+		got, err := ix.Select(both)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []int32
+		for _, i := range sa {
+			if _, ok := slices.BinarySearch(sb, i); ok {
+				want = append(want, i)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%+v and %+v: %d photos, want %d", a, b, len(got), len(want))
+		}
+		for k := 1; k < len(got); k++ {
+			if ix.Photo(got[k-1]).Date.compare(ix.Photo(got[k]).Date) > 0 {
+				t.Errorf("%+v: photo %d is dated before photo %d", both, got[k], got[k-1])
+			}
+		}
+	}
+	if _, err := ix.Select(Filter{Range: Range{From: "March"}}); err == nil {
+		t.Error("from=March: no error")
+	}
+}

@@ -1,0 +1,190 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/capgraph/capgraph/cmd/capgraph/internal/web/internal/photoindex"
+	"github.com/capgraph/capgraph/graph"
+)
+
+// newResearchServer is the fixture server with its photo index built.
+func newResearchServer(t *testing.T) *Server {
+	t.Helper()
+	srv := newFixtureServer(t, Options{})
+	if err := srv.BuildPhotoIndex(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return srv
+}
+
+// biggest returns the entity of kind with the most photos in srv's index.
+func biggest(t *testing.T, srv *Server, kind string) string {
+	t.Helper()
+	ix := srv.photos.Load()
+	sel, _ := ix.Select(photoindex.Filter{})
+	byKind, _ := ix.Related(sel, 1)
+	if len(byKind[kind]) == 0 {
+		t.Fatalf("no %s in the fixture", kind)
+	}
+	return byKind[kind][0].IRI
+}
+
+func TestSummary(t *testing.T) {
+	srv := newResearchServer(t)
+	place, group := biggest(t, srv, "place"), biggest(t, srv, "group")
+	q := func(kv ...string) string {
+		v := url.Values{}
+		for i := 0; i < len(kv); i += 2 {
+			v.Add(kv[i], kv[i+1])
+		}
+		return v.Encode()
+	}
+	tests := []struct {
+		target string
+		code   int
+		errHas string
+	}{
+		{"/api/summary?" + q("iri", place), 200, ""},
+		{"/api/summary?" + q("iri", "<"+place+">", "limit", "1", "order", "desc", "top", "2"), 200, ""},
+		{"/api/summary?" + q("iri", place, "group", group, "from", "2012", "to", "2020-12-31"), 200, ""},
+		{"/api/summary", 400, "missing parameter iri"},
+		{"/api/summary?" + q("iri", "https://capgraph.org/id/place/nowhere"), 404, "no photo is linked"},
+		{"/api/summary?" + q("iri", place, "from", "March"), 400, "from:"},
+		{"/api/summary?" + q("iri", place, "group", place), 400, "is a place, not a group"},
+		{"/api/summary?" + q("iri", place, "person", "x"), 400, "person:"},
+		{"/api/summary?" + q("iri", place, "limit", "0"), 400, "limit:"},
+		{"/api/summary?" + q("iri", place, "limit", "101"), 400, "limit:"},
+		{"/api/summary?" + q("iri", place, "offset", "-1"), 400, "offset:"},
+		{"/api/summary?" + q("iri", place, "order", "up"), 400, "order:"},
+		{"/api/summary?" + q("iri", place, "top", "1000"), 400, "top:"},
+		{"/api/photos?" + q("place", place, "limit", "5"), 200, ""},
+		{"/api/photos?" + q("agency", place), 400, "not a agency"},
+	}
+	for _, tt := range tests {
+		w := request(srv, "GET", tt.target, "", nil)
+		if w.Code != tt.code || !strings.Contains(w.Body.String(), tt.errHas) {
+			t.Errorf("%s: %d %.300s, want %d with %q", tt.target, w.Code, w.Body, tt.code, tt.errHas)
+		}
+	}
+
+	// A summary counts the photos its captions page through, and marks
+	// the place's spans in them.
+	var sum Summary
+	w := request(srv, "GET", "/api/summary?"+q("iri", place, "limit", "100"), "", nil)
+	if err := json.Unmarshal(w.Body.Bytes(), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Photos == 0 || sum.Captions.Total != sum.Photos || len(sum.Captions.Items) != min(sum.Photos, 100) {
+		t.Errorf("summary of %s: %d photos, %d captions of %d", place, sum.Photos, len(sum.Captions.Items), sum.Captions.Total)
+	}
+	marked := 0
+	for _, c := range sum.Captions.Items {
+		for _, m := range c.Mentions {
+			if got := string([]rune(c.Text)[m.Start:m.End]); got != m.Anchor {
+				t.Errorf("%s: span %d-%d is %q, anchor %q", c.ID, m.Start, m.End, got, m.Anchor)
+			}
+			marked++
+		}
+	}
+	if marked == 0 {
+		t.Errorf("summary of %s: no caption marks a mention", place)
+	}
+	if _, ok := sum.Related["place"]; !ok && sum.Distinct["place"] > 0 {
+		t.Errorf("summary of %s: %d places counted, none listed", place, sum.Distinct["place"])
+	}
+}
+
+// TestSummaryBeforeIndex: the research routes answer 503 with Retry-After
+// until the photo index is built.
+func TestSummaryBeforeIndex(t *testing.T) {
+	srv := newFixtureServer(t, Options{})
+	for _, target := range []string{"/api/summary?iri=x:y", "/api/photos", "/api/export?format=nq&from=2012"} {
+		w := request(srv, "GET", target, "", nil)
+		if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" {
+			t.Errorf("%s before the photo index: %d, Retry-After %q", target, w.Code, w.Header().Get("Retry-After"))
+		}
+	}
+}
+
+// TestFilteredExport: an export under a filter parses, and holds the
+// graphs of exactly the captions the filter selects, each as the whole
+// export has it.
+func TestFilteredExport(t *testing.T) {
+	srv := newResearchServer(t)
+	place := biggest(t, srv, "place")
+	ix := srv.photos.Load()
+	sel, err := ix.Select(photoindex.Filter{Entities: []string{place}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, i := range sel {
+		want = append(want, strings.Replace(ix.Photo(i).IRI, "/photo/", "/graph/", 1))
+	}
+	slices.Sort(want)
+
+	target := "/api/export?format=nq&place=" + url.QueryEscape(place)
+	head := httptest.NewRecorder()
+	srv.ServeHTTP(head, httptest.NewRequest("HEAD", target, nil))
+	if got := head.Header().Get("X-Capgraph-Captions"); got != strconv.Itoa(len(sel)) {
+		t.Errorf("HEAD %s: X-Capgraph-Captions %q, want %d", target, got, len(sel))
+	}
+	w := request(srv, "GET", target, "", nil)
+	if w.Code != 200 {
+		t.Fatalf("%s: %d %.300s", target, w.Code, w.Body)
+	}
+	filtered := graphsOf(t, w.Body)
+	whole := graphsOf(t, exportAll(t, srv.store))
+	var got []string
+	for g, quads := range filtered {
+		if !strings.Contains(g, "/graph/") {
+			continue
+		}
+		got = append(got, g)
+		if !slices.Equal(quads, whole[g]) {
+			t.Errorf("%s: %d quads in the filtered export, %d in the whole", g, len(quads), len(whole[g]))
+		}
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("filtered export holds %d caption graphs, want %d: %q, want %q", len(got), len(want), got, want)
+	}
+	if len(filtered) >= len(whole) {
+		t.Errorf("filtered export has %d graphs, the whole %d", len(filtered), len(whole))
+	}
+}
+
+// graphsOf parses N-Quads into each graph's sorted lines.
+func graphsOf(t *testing.T, r io.Reader) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	for q, err := range graph.ReadNQuads(r) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[q.Graph.Value] = append(out[q.Graph.Value], fmt.Sprint(q.Subject, q.Predicate, q.Object))
+	}
+	for _, lines := range out {
+		slices.Sort(lines)
+	}
+	return out
+}
+
+func exportAll(t *testing.T, s *graph.Store) io.Reader {
+	var buf bytes.Buffer
+	if _, err := s.Export(context.Background(), &buf, graph.NQuads); err != nil {
+		t.Fatal(err)
+	}
+	return &buf
+}
