@@ -36,8 +36,13 @@ func newServeCmd(a *app, runF func(context.Context, *serveOptions) error) *cobra
   /api/queries        the saved queries; POST /api/queries/<name> runs one
                       with a JSON object of parameters
   /api/search?q=      entities by name, alias or spelling variant
+  /api/summary?iri=   what an entity's photos show: related entities by
+                      photos shared, a timeline by month, captions paged
+  /api/photos         the photos a filter keeps, paged
   /api/entity?iri=    an entity's facts, captions, mentions and neighbours
-  /api/export?format= the whole graph as nq, nt, ttl, jsonld or csv
+  /api/export?format= the graph as nq, nt, ttl, jsonld or csv, or with a
+                      filter the captions it keeps
+  Filters: from, to, place, group, person, photographer, agency (docs/api.md).
   /cayley/api/v2/     Cayley's v2 query API, read-only, with --cayley only
 
 The page works offline: its scripts, styles and map outlines are built in.

@@ -223,6 +223,10 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "q longer than 200 bytes")
 		return
 	}
+	if ix := s.photos.Load(); ix != nil {
+		writeJSON(w, http.StatusOK, map[string]any{"query": q, "hits": searchPhotoIndex(ix, s.gaz, q), "indexed": true})
+		return
+	}
 	hits, err := search(r.Context(), s.store, s.index.Load(), s.gaz, q)
 	if err != nil {
 		s.fail(w, r, err)

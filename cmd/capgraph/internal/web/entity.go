@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/capgraph/capgraph/cmd/capgraph/internal/web/internal/photoindex"
 	"github.com/capgraph/capgraph/graph"
 )
 
@@ -37,6 +38,8 @@ type Caption struct {
 	Date     string    `json:"date,omitempty"`
 	Credit   string    `json:"credit,omitempty"`
 	Mentions []Mention `json:"mentions"`
+	// Entities are what the photo is linked to (research lists only).
+	Entities []photoindex.Entity `json:"entities,omitempty"`
 }
 
 // A Link is an edge of the neighbourhood graph.

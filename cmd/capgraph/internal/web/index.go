@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/capgraph/capgraph/cmd/capgraph/internal/web/internal/photoindex"
 	"github.com/capgraph/capgraph/extract/gazetteer"
 	"github.com/capgraph/capgraph/graph"
 	"github.com/capgraph/capgraph/graph/model"
@@ -125,8 +126,44 @@ func looksLikeHash(s string) bool {
 // A Hit is one search result.
 type Hit struct {
 	Node
-	Match string  `json:"match"` // the name, alias or caption text that matched
-	Score float64 `json:"score"` // higher is better
+	Match     string   `json:"match"`               // the name, alias or caption text that matched best
+	Score     float64  `json:"score"`               // higher is better
+	Photos    int      `json:"photos,omitempty"`    // photos linked to it (a place: or to a place within it)
+	Context   string   `json:"context,omitempty"`   // a place's holders: "Aleppo Governorate, Syria"
+	Spellings []string `json:"spellings,omitempty"` // every spelling that matched, best first
+}
+
+// searchPhotoIndex answers a search from the photo index: one hit per
+// entity, by name, alternate name or caption id, and through the
+// gazetteer's transliterations of places, groups and terms.
+func searchPhotoIndex(ix *photoindex.Index, gaz *gazetteer.Index, q string) []Hit {
+	found := ix.Search(q, maxHits)
+	if gaz != nil {
+		add := func(id string, score float64) {
+			found, _ = ix.AddHit(found, model.EntityIRI(id), q, score)
+		}
+		if p, conf := gaz.Resolve(q); p != nil {
+			add(p.ID, 85*conf)
+		}
+		for i, p := range gaz.PlacesByKey(q) {
+			if i == 5 {
+				break
+			}
+			add(p.ID, 75)
+		}
+		if g := gaz.Group(q); g != nil {
+			add(g.ID, 85)
+		}
+		if t := gaz.Term(q); t != nil {
+			add(t.ID, 85)
+		}
+	}
+	out := make([]Hit, 0, min(len(found), maxHits))
+	for _, h := range found[:min(len(found), maxHits)] {
+		out = append(out, Hit{Node: Node{IRI: h.IRI, Label: h.Label, Kind: h.Kind}, Match: h.Spellings[0], Score: h.Score,
+			Photos: h.Photos, Context: h.Context, Spellings: h.Spellings})
+	}
+	return out
 }
 
 const maxHits = 20

@@ -152,10 +152,10 @@ func captionOf(ctx context.Context, s *graph.Store, ix *photoindex.Index, i int3
 		return Caption{}, err
 	}
 	c := Caption{ID: ph.CaptionID, Photo: ph.IRI, Text: label(p[schemaCaption]), Date: ph.Date.Lexical,
-		Credit: label(p[schemaCreditText]), Mentions: []Mention{}}
+		Credit: label(p[schemaCreditText]), Mentions: []Mention{}, Entities: ix.Links(i)}
 	if c.Credit == "" {
 		var who, agency []string
-		for _, e := range ix.Links(i) {
+		for _, e := range c.Entities {
 			switch e.Kind {
 			case "photographer":
 				who = append(who, e.Label)

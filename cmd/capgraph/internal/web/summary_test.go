@@ -188,3 +188,34 @@ func exportAll(t *testing.T, s *graph.Store) io.Reader {
 	}
 	return &buf
 }
+
+// TestSearchFromPhotoIndex: once the photo index is built, a search gives
+// one hit per entity with its photo count, its context and the spellings
+// that matched, and finds a place by a transliteration the store lacks.
+func TestSearchFromPhotoIndex(t *testing.T) {
+	srv := newResearchServer(t)
+	for _, q := range []string{"Aleppo", "Halab", "idlib", "Reuters"} {
+		w := request(srv, "GET", "/api/search?q="+url.QueryEscape(q), "", nil)
+		var res struct{ Hits []Hit }
+		if err := json.Unmarshal(w.Body.Bytes(), &res); err != nil || w.Code != 200 {
+			t.Fatalf("search %q: %d %v", q, w.Code, err)
+		}
+		if len(res.Hits) == 0 {
+			t.Errorf("search %q: no hits", q)
+			continue
+		}
+		seen := map[string]bool{}
+		for _, h := range res.Hits {
+			if seen[h.IRI] || h.Photos == 0 || len(h.Spellings) == 0 || h.Match != h.Spellings[0] {
+				t.Errorf("search %q: hit %+v (seen before: %v)", q, h, seen[h.IRI])
+			}
+			seen[h.IRI] = true
+		}
+		if h := res.Hits[0]; h.Kind == "place" && h.Context == "" {
+			t.Errorf("search %q: place %s without context", q, h.IRI)
+		}
+		if h := res.Hits[0]; q == "Halab" && (h.Label != "Aleppo" || h.Match != "Halab") {
+			t.Errorf("search Halab: first hit %+v, want an Aleppo matched as Halab", h)
+		}
+	}
+}

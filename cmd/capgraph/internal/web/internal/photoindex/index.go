@@ -28,6 +28,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/capgraph/capgraph/extract/gazetteer"
 	"github.com/capgraph/capgraph/graph"
 	"github.com/capgraph/capgraph/graph/model"
 )
@@ -54,8 +55,13 @@ type Index struct {
 	links    []int32  // entity numbers
 	entities []Entity // by number
 	byIRI    map[string]int32
-	postings [][]int32 // photos linked to each entity, ascending
-	inside   [][]int32 // places within each place (model.WithinSteps steps), itself excluded
+	postings [][]int32        // photos linked to each entity, ascending
+	inside   [][]int32        // places within each place (model.WithinSteps steps), itself excluded
+	holders  [][]int32        // the places that hold each place, one step up
+	names    []name           // every entity's name and alternate names
+	classes  map[int32]string // "country" or "administrative area"
+	// byCaption numbers the photos by caption id.
+	byCaption map[string]int32
 }
 
 // linkPredicates are the predicates that link a photo to an entity.
@@ -68,13 +74,16 @@ var linkPredicates = map[graph.Term]bool{
 }
 
 var (
-	rdfType        = graph.IRI(string(model.RDFType))
-	schemaPhoto    = graph.IRI(string(model.SchemaPhotograph))
-	schemaDate     = graph.IRI(string(model.SchemaDateCreated))
-	schemaName     = graph.IRI(string(model.SchemaName))
-	schemaIn       = graph.IRI(string(model.SchemaContainedInPlace))
-	capgraphIn     = graph.IRI(string(model.CapgraphLocatedIn))
-	photoIRIPrefix = model.Base + "photo/"
+	rdfType         = graph.IRI(string(model.RDFType))
+	schemaPhoto     = graph.IRI(string(model.SchemaPhotograph))
+	schemaDate      = graph.IRI(string(model.SchemaDateCreated))
+	schemaName      = graph.IRI(string(model.SchemaName))
+	schemaAltName   = graph.IRI(string(model.SchemaAlternateName))
+	schemaIn        = graph.IRI(string(model.SchemaContainedInPlace))
+	schemaCountry   = graph.IRI(string(model.SchemaCountry))
+	schemaAdminArea = graph.IRI(string(model.SchemaAdministrativeArea))
+	capgraphIn      = graph.IRI(string(model.CapgraphLocatedIn))
+	photoIRIPrefix  = model.Base + "photo/"
 )
 
 // Build reads the photos of s and the entities they link to. It reads with
@@ -102,8 +111,9 @@ func Build(ctx context.Context, s *graph.Store) (*Index, error) {
 		return cmp.Or(a.Date.compare(b.Date), strings.Compare(a.CaptionID, b.CaptionID))
 	})
 
-	ix := &Index{byIRI: map[string]int32{}, linkAt: make([]int32, 1, len(read)+1)}
+	ix := &Index{byIRI: map[string]int32{}, linkAt: make([]int32, 1, len(read)+1), byCaption: make(map[string]int32, len(read))}
 	for _, p := range read {
+		ix.byCaption[p.CaptionID] = int32(len(ix.photos))
 		ix.photos = append(ix.photos, p.Photo)
 		for _, e := range p.links {
 			n, ok := ix.byIRI[e]
@@ -162,11 +172,15 @@ func readOne(ctx context.Context, s *graph.Store, iri string) (readPhoto, error)
 // place, numbering the holders no photo links to, and fills ix.inside.
 func (ix *Index) describe(ctx context.Context, s *graph.Store) error {
 	up := map[int32][]int32{}
+	ix.classes = map[int32]string{}
 	for from := 0; from < len(ix.entities); {
 		to := len(ix.entities)
 		type desc struct {
-			name    string
-			holders []string
+			name     string
+			altNames []string
+			holders  []string // schema:containedInPlace first, then capgraph:locatedIn
+			stated   []string // capgraph:locatedIn
+			class    string   // "country" or "administrative area", for a search hit's context
 		}
 		got := make([]desc, to-from)
 		err := parallel(ctx, to-from, func(i int) error {
@@ -179,8 +193,16 @@ func (ix *Index) describe(ctx context.Context, s *graph.Store) error {
 				switch {
 				case q.Predicate == schemaName && d.name == "":
 					d.name = q.Object.Value
-				case (q.Predicate == schemaIn || q.Predicate == capgraphIn) && q.Object.IsIRI() && !slices.Contains(d.holders, q.Object.Value):
+				case q.Predicate == schemaAltName && !slices.Contains(d.altNames, q.Object.Value):
+					d.altNames = append(d.altNames, q.Object.Value)
+				case q.Predicate == schemaIn && q.Object.IsIRI() && !slices.Contains(d.holders, q.Object.Value):
 					d.holders = append(d.holders, q.Object.Value)
+				case q.Predicate == capgraphIn && q.Object.IsIRI() && !slices.Contains(d.stated, q.Object.Value):
+					d.stated = append(d.stated, q.Object.Value)
+				case q.Predicate == rdfType && q.Object == schemaCountry:
+					d.class = "country"
+				case q.Predicate == rdfType && q.Object == schemaAdminArea && d.class == "":
+					d.class = "administrative area"
 				}
 			}
 			return nil
@@ -189,9 +211,16 @@ func (ix *Index) describe(ctx context.Context, s *graph.Store) error {
 			return err
 		}
 		for i, d := range got {
+			if d.class != "" {
+				ix.classes[int32(from+i)] = d.class
+			}
+			d.holders = append(d.holders, d.stated...)
 			n := int32(from + i)
 			if d.name != "" {
 				ix.entities[n].Label = d.name
+			}
+			for _, v := range append([]string{ix.entities[n].Label}, d.altNames...) {
+				ix.names = append(ix.names, name{value: v, fold: gazetteer.Fold(v), key: gazetteer.Key(v), entity: n})
 			}
 			for _, h := range d.holders {
 				hn, ok := ix.byIRI[h]
@@ -207,6 +236,10 @@ func (ix *Index) describe(ctx context.Context, s *graph.Store) error {
 		from = to
 	}
 	ix.inside = make([][]int32, len(ix.entities))
+	ix.holders = make([][]int32, len(ix.entities))
+	for place, hs := range up {
+		ix.holders[place] = hs
+	}
 	for place, holders := range up {
 		seen := map[int32]bool{place: true}
 		frontier := holders

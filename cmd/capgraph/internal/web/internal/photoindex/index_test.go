@@ -323,3 +323,55 @@ func TestFiltersCompose(t *testing.T) {
 		t.Error("from=March: no error")
 	}
 }
+
+func TestSearch(t *testing.T) {
+	ix, _ := built(t)
+	// Two places are named Aleppo: the governorate, with more photos, and
+	// the city within it.
+	const aleppo = "https://capgraph.org/id/place/geonames/170063"
+	const governorate = "https://capgraph.org/id/place/adm1/SY.09"
+	tests := []struct {
+		q         string
+		wantFirst string
+		score     float64
+	}{
+		{"Aleppo", governorate, scoreExact},
+		{"ALEPPO", governorate, scoreExact},
+		{"aleppo ", governorate, scoreExact},
+		{"Alepp", governorate, scorePrefix},
+		{"ex-001", "https://capgraph.org/id/photo/ex-001", scoreCaptionID},
+	}
+	for _, tt := range tests {
+		hits := ix.Search(tt.q, 20)
+		if len(hits) == 0 || hits[0].IRI != tt.wantFirst || hits[0].Score != tt.score {
+			t.Errorf("Search(%q): %+v, want %s first with score %v", tt.q, hits[:min(len(hits), 3)], tt.wantFirst, tt.score)
+			continue
+		}
+		seen := map[string]bool{}
+		for _, h := range hits {
+			if seen[h.IRI] {
+				t.Errorf("Search(%q): %s twice", tt.q, h.IRI)
+			}
+			seen[h.IRI] = true
+			if len(h.Spellings) == 0 {
+				t.Errorf("Search(%q): %s with no spelling", tt.q, h.IRI)
+			}
+		}
+	}
+	hits := ix.Search("Aleppo", 2)
+	if len(hits) != 2 || hits[1].IRI != aleppo {
+		t.Fatalf("Search(Aleppo): %+v, want the governorate and the city", hits)
+	}
+	if g, c := hits[0], hits[1]; g.Context != "administrative area, Syria" || c.Context != "Aleppo, Syria" ||
+		g.Photos != ix.PhotoCount(governorate) || c.Photos != ix.PhotoCount(aleppo) || g.Photos <= c.Photos {
+		t.Errorf("Aleppos: %q with %d photos and %q with %d; want the governorate's context, then the city's, with their photo counts",
+			g.Context, g.Photos, c.Context, c.Photos)
+	}
+	if hits := ix.Search("zzzqx", 20); len(hits) != 0 {
+		t.Errorf("Search(zzzqx): %+v", hits)
+	}
+	hits, ok := ix.AddHit(nil, aleppo, "Halab", 85)
+	if !ok || len(hits) != 1 || hits[0].Spellings[0] != "Halab" {
+		t.Errorf("AddHit: %+v %v", hits, ok)
+	}
+}
