@@ -81,7 +81,14 @@ type QueryResult struct {
 	Columns   []string         `json:"columns"`
 	Rows      []map[string]any `json:"rows"`
 	Truncated bool             `json:"truncated"` // more rows than the server's limit
-	Millis    float64          `json:"ms"`
+	Total     int              `json:"total"`     // rows, before the page was cut
+	Offset    int              `json:"offset"`
+	Limit     int              `json:"limit,omitempty"` // 0: every row
+	Sort      string           `json:"sort,omitempty"`
+	Order     string           `json:"order,omitempty"`
+	// Labels name the IRIs of capgraph's nodes in Rows.
+	Labels map[string]string `json:"labels"`
+	Millis float64           `json:"ms"`
 }
 
 // runQuery runs a saved query. POST takes the parameters as a JSON object
@@ -125,7 +132,7 @@ func (s *Server) runQuery(w http.ResponseWriter, r *http.Request) {
 		}
 	} else {
 		for k, vs := range r.URL.Query() {
-			if k == "format" {
+			if slices.Contains(resultParams, k) {
 				continue
 			}
 			if len(vs) != 1 {
@@ -137,6 +144,11 @@ func (s *Server) runQuery(w http.ResponseWriter, r *http.Request) {
 	}
 	if format != "" && format != "json" && format != "csv" {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("format %q is not json or csv", format))
+		return
+	}
+	view, err := resultViewOf(r.URL.Query())
+	if err != nil {
+		s.failParam(w, r, err)
 		return
 	}
 	text, err := q.Bind(params)
@@ -195,6 +207,10 @@ func (s *Server) runQuery(w http.ResponseWriter, r *http.Request) {
 	if res.Columns == nil {
 		res.Columns = []string{}
 	}
+	if err := view.apply(&res); err != nil {
+		s.failParam(w, r, err)
+		return
+	}
 	if format == "csv" {
 		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 		w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.csv"`, q.Name))
@@ -208,6 +224,10 @@ func (s *Server) runQuery(w http.ResponseWriter, r *http.Request) {
 			cw.Write(rec)
 		}
 		cw.Flush()
+		return
+	}
+	if res.Labels, err = s.labelsOf(r.Context(), res.Rows); err != nil {
+		s.fail(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, res)

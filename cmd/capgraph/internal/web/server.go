@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -180,6 +181,11 @@ func New(s *graph.Store, opts Options) (*Server, error) {
 		cayley:   newClass(opts.MaxQueries, heavyWait),
 	}
 	for _, q := range opts.Queries {
+		for _, p := range q.Params {
+			if slices.Contains(resultParams, p.Name) {
+				return nil, fmt.Errorf("web: saved query %s: parameter %q is reserved for shaping results (%s)", q.Name, p.Name, strings.Join(resultParams, ", "))
+			}
+		}
 		if q.Params == nil {
 			q.Params = []Param{}
 		}

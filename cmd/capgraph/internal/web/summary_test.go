@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/capgraph/capgraph/cmd/capgraph/internal/web/internal/photoindex"
 	"github.com/capgraph/capgraph/graph"
+	"github.com/capgraph/capgraph/queries"
 )
 
 // newResearchServer is the fixture server with its photo index built.
@@ -217,5 +219,55 @@ func TestSearchFromPhotoIndex(t *testing.T) {
 		if h := res.Hits[0]; q == "Halab" && (h.Label != "Aleppo" || h.Match != "Halab") {
 			t.Errorf("search Halab: first hit %+v, want an Aleppo matched as Halab", h)
 		}
+	}
+}
+
+// TestSavedQueryResults: a saved query's rows can be sorted by a column
+// and paged, and come with the labels of the IRIs they hold.
+func TestSavedQueryResults(t *testing.T) {
+	srv := newFixtureServer(t, Options{Queries: SavedQueries(queries.Builtin(), nil)})
+	all := request(srv, "GET", "/api/queries/people/run", "", nil)
+	var whole QueryResult
+	if err := json.Unmarshal(all.Body.Bytes(), &whole); err != nil || all.Code != 200 {
+		t.Fatalf("people: %d %v", all.Code, err)
+	}
+	if whole.Total != len(whole.Rows) || whole.Total < 3 {
+		t.Fatalf("people: total %d, %d rows", whole.Total, len(whole.Rows))
+	}
+	for _, row := range whole.Rows {
+		if iri := row["person"].(string); whole.Labels[iri] != row["label"] {
+			t.Errorf("label of %s: %q, the query says %q", iri, whole.Labels[iri], row["label"])
+		}
+	}
+	w := request(srv, "GET", "/api/queries/people/run?_sort=photos&_order=desc&_offset=1&_limit=2", "", nil)
+	var page QueryResult
+	if err := json.Unmarshal(w.Body.Bytes(), &page); err != nil || w.Code != 200 {
+		t.Fatalf("people, a page: %d %v %s", w.Code, err, w.Body)
+	}
+	counts := []float64{}
+	for _, row := range whole.Rows {
+		counts = append(counts, row["photos"].(float64))
+	}
+	slices.SortFunc(counts, func(a, b float64) int { return cmp.Compare(b, a) })
+	if page.Total != whole.Total || len(page.Rows) != 2 || page.Rows[0]["photos"] != counts[1] || page.Rows[1]["photos"] != counts[2] {
+		t.Errorf("people sorted by photos, rows 2-3: %v (total %d); want photos %v", page.Rows, page.Total, counts[1:3])
+	}
+	for target, errHas := range map[string]string{
+		"/api/queries/people/run?_sort=nope":  "_sort:",
+		"/api/queries/people/run?_order=up":   "_order:",
+		"/api/queries/people/run?_limit=0":    "_limit:",
+		"/api/queries/people/run?_offset=-2":  "_offset:",
+		"/api/queries/people/run?_offset=1e9": "_offset:",
+	} {
+		if w := request(srv, "GET", target, "", nil); w.Code != 400 || !strings.Contains(w.Body.String(), errHas) {
+			t.Errorf("%s: %d %s, want 400 with %q", target, w.Code, w.Body, errHas)
+		}
+	}
+	if w := request(srv, "GET", "/api/queries/people/run?_offset=100000", "", nil); w.Code != 200 || !strings.Contains(w.Body.String(), `"rows":[]`) {
+		t.Errorf("offset past the end: %d %s", w.Code, w.Body)
+	}
+	_, err := New(openFixture(t), Options{Queries: []Query{{Name: "q", Params: []Param{{Name: "_limit"}}}}})
+	if err == nil || !strings.Contains(err.Error(), "reserved") {
+		t.Errorf("a saved query with a parameter named _limit: %v", err)
 	}
 }
