@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -82,21 +81,28 @@ func (r *reader) each(ctx context.Context, d graph.Direction, v graph.Term, fn f
 	return ctx.Err()
 }
 
-// props reads the first value of each wanted predicate of subject s. Entity
-// descriptions repeat in every caption graph, so it stops once it has them all.
+// props reads the first value of each wanted predicate of subject s,
+// reading no other quad's values ([graph.Store.Out]). Entity descriptions
+// repeat in every caption graph, so it stops once it has them all.
 func (r *reader) props(ctx context.Context, s graph.Term, want ...graph.Term) (map[graph.Term]graph.Term, error) {
 	out := make(map[graph.Term]graph.Term, len(want))
-	seen := 0
-	err := r.each(ctx, graph.Subject, s, func(q graph.Quad) bool {
-		p := q.Predicate
-		if _, ok := out[p]; ok || !slices.Contains(want, p) {
-			return true
+	for q, err := range r.store.Out(ctx, s, want...) {
+		if err != nil {
+			return nil, err
 		}
-		out[p] = q.Object
-		seen++
-		return seen < len(want)
-	})
-	return out, err
+		if r.budget <= 0 {
+			r.truncated = true
+			break
+		}
+		r.budget--
+		if _, ok := out[q.Predicate]; !ok {
+			out[q.Predicate] = q.Object
+		}
+		if len(out) == len(want) {
+			break
+		}
+	}
+	return out, ctx.Err()
 }
 
 // A Node is a graph node as the API shows it.

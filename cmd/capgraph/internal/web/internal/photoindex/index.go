@@ -22,6 +22,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"net/url"
 	"runtime"
 	"slices"
@@ -84,6 +85,12 @@ var (
 	schemaAdminArea = graph.IRI(string(model.SchemaAdministrativeArea))
 	capgraphIn      = graph.IRI(string(model.CapgraphLocatedIn))
 	photoIRIPrefix  = model.Base + "photo/"
+)
+
+// What Build reads of a photo and of an entity.
+var (
+	photoPredicates  = append(slices.Collect(maps.Keys(linkPredicates)), schemaDate)
+	entityPredicates = []graph.Term{schemaName, schemaAltName, schemaIn, capgraphIn, rdfType}
 )
 
 // Build reads the photos of s and the entities they link to. It reads with
@@ -154,7 +161,7 @@ type readPhoto struct {
 // readOne reads a photo's date and links.
 func readOne(ctx context.Context, s *graph.Store, iri string) (readPhoto, error) {
 	p := readPhoto{Photo: Photo{IRI: iri, CaptionID: captionID(iri)}}
-	for q, err := range s.Quads(ctx, graph.Subject, graph.IRI(iri)) {
+	for q, err := range s.Out(ctx, graph.IRI(iri), photoPredicates...) {
 		if err != nil {
 			return p, fmt.Errorf("photoindex: photo %s: %w", iri, err)
 		}
@@ -186,7 +193,7 @@ func (ix *Index) describe(ctx context.Context, s *graph.Store) error {
 		err := parallel(ctx, to-from, func(i int) error {
 			e := ix.entities[from+i]
 			d := &got[i]
-			for q, err := range s.Quads(ctx, graph.Subject, graph.IRI(e.IRI)) {
+			for q, err := range s.Out(ctx, graph.IRI(e.IRI), entityPredicates...) {
 				if err != nil {
 					return fmt.Errorf("photoindex: entity %s: %w", e.IRI, err)
 				}
