@@ -29,7 +29,7 @@ var filterParams = []struct{ param, kind string }{
 
 // Paging of the captions of a list.
 const (
-	defaultPageSize = 20
+	defaultPageSize = 10
 	maxPageSize     = 100
 	maxMentions     = 200 // mention nodes read per caption
 	defaultTop      = 10
@@ -72,7 +72,7 @@ func filtered(q url.Values) bool {
 // is kept when all of them hold.
 func filterOf(ix *photoindex.Index, q url.Values) (photoindex.Filter, error) {
 	f := photoindex.Filter{Range: photoindex.Range{From: q.Get("from"), To: q.Get("to")}}
-	if _, err := ix.Select(photoindex.Filter{Range: f.Range}); err != nil {
+	if err := f.Check(); err != nil {
 		return f, errBadParam{err.Error()}
 	}
 	for _, fp := range filterParams {

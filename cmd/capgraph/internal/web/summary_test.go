@@ -21,7 +21,7 @@ import (
 )
 
 // newResearchServer is the fixture server with its photo index built.
-func newResearchServer(t *testing.T) *Server {
+func newResearchServer(t testing.TB) *Server {
 	t.Helper()
 	srv := newFixtureServer(t, Options{})
 	if err := srv.BuildPhotoIndex(context.Background()); err != nil {
@@ -270,4 +270,26 @@ func TestSavedQueryResults(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "reserved") {
 		t.Errorf("a saved query with a parameter named _limit: %v", err)
 	}
+}
+
+// FuzzResearchParams: no query string makes the research routes fail
+// with anything but a 400 or a 404.
+func FuzzResearchParams(f *testing.F) {
+	for _, s := range []string{"iri=https://capgraph.org/id/place/geonames/163843&from=2012&to=2013-02&limit=3",
+		"place=%3Chttps://capgraph.org/id/place/geonames/163843%3E&group=x&order=desc&offset=5", "from=--05-19", "limit=1e400", "top=-1&iri="} {
+		f.Add(s)
+	}
+	srv := newResearchServer(f)
+	f.Fuzz(func(t *testing.T, query string) {
+		for _, path := range []string{"/api/summary?", "/api/photos?"} {
+			req := httptest.NewRequest("GET", "/", nil)
+			req.URL.RawQuery = query
+			req.URL.Path = strings.TrimSuffix(path, "?")
+			w := httptest.NewRecorder()
+			srv.ServeHTTP(w, req)
+			if w.Code != 200 && w.Code != 400 && w.Code != 404 {
+				t.Fatalf("%s%s: %d %s", path, query, w.Code, w.Body)
+			}
+		}
+	})
 }

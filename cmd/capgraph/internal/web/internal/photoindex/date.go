@@ -103,6 +103,12 @@ type Range struct {
 	From, To string // YYYY, YYYY-MM or YYYY-MM-DD; "" for an open end
 }
 
+// Check returns an error naming the bound that is not a date, if any.
+func (r Range) Check() error {
+	_, _, err := r.days()
+	return err
+}
+
 // days returns the range as days, or an error naming the bound that is
 // not a date.
 func (r Range) days() (first, last int32, err error) {

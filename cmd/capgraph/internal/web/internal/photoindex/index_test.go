@@ -375,3 +375,28 @@ func TestSearch(t *testing.T) {
 		t.Errorf("AddHit: %+v %v", hits, ok)
 	}
 }
+
+// FuzzParseDate: any text parses without a panic, to an undated date or to
+// an interval of one day, month or year that holds its own first day.
+func FuzzParseDate(f *testing.F) {
+	for _, s := range []string{"2016-03-05", "2016-03", "2016", "--05-19", "0001-01-01", "9999-12", "2016-3-5", "２０１６"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		d := ParseDate(s)
+		if d.Lexical != s {
+			t.Fatalf("ParseDate(%q).Lexical = %q", s, d.Lexical)
+		}
+		if d.Precision == Undated {
+			return
+		}
+		span := d.Last - d.First + 1
+		ok := map[Precision]bool{Day: span == 1, Month: span >= 28 && span <= 31, Year: span == 365 || span == 366}
+		if !ok[d.Precision] {
+			t.Fatalf("ParseDate(%q): %d days at precision %d", s, span, d.Precision)
+		}
+		if m, ok := d.month(); d.Precision >= Month && (!ok || ParseDate(monthString(m)).First > d.First) {
+			t.Fatalf("ParseDate(%q): month %d", s, m)
+		}
+	})
+}
