@@ -67,3 +67,36 @@ func outMatchesQuads(t *testing.T, s *graph.Store) {
 		}
 	}
 }
+
+// TestVersion: an embedded store's version holds until a write commits;
+// stores in memory have none.
+func TestVersion(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s := open(t, dir)
+	v0, ok, err := s.Version(ctx)
+	if err != nil || !ok {
+		t.Fatalf("Version of a new store: %q %v %v", v0, ok, err)
+	}
+	load(t, s, sample()[:1])
+	v1, _, _ := s.Version(ctx)
+	if v1 == v0 {
+		t.Errorf("version %q before and after a load", v1)
+	}
+	load(t, s, sample()[1:])
+	v2, _, _ := s.Version(ctx)
+	if v2 == v1 {
+		t.Errorf("version %q before and after the second load", v2)
+	}
+	s.Close()
+	s = open(t, dir)
+	defer s.Close()
+	if again, _, _ := s.Version(ctx); again != v2 {
+		t.Errorf("version %q after reopening, %q before", again, v2)
+	}
+	mem := open(t, "")
+	defer mem.Close()
+	if v, ok, err := mem.Version(ctx); ok || err != nil {
+		t.Errorf("Version of a store in memory: %q %v %v", v, ok, err)
+	}
+}

@@ -50,6 +50,7 @@ import (
 	_ "github.com/cayleygraph/cayley/graph/sql/postgres"
 	"github.com/cayleygraph/cayley/query"
 	_ "github.com/cayleygraph/cayley/query/gizmo" // Query languages
+	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
 
 	"github.com/capgraph/capgraph/graph/internal/boltkv"
@@ -203,6 +204,27 @@ func redact(addr string) string {
 // Addr returns the store's address as messages should show it: a database
 // URL without its password.
 func (s *Store) Addr() string { return s.addr }
+
+// Version returns a token that names the content of an embedded store
+// as of now: it changes whenever a write commits, so that what a reader
+// derived from the store and saved (serve's photo index) can tell whether
+// it still holds. ok is false for a store in memory or in PostgreSQL,
+// which keep no such token.
+func (s *Store) Version(ctx context.Context) (version string, ok bool, err error) {
+	db := s.bolt.DB()
+	if db == nil {
+		return "", false, nil
+	}
+	var txid int
+	if err := db.View(func(tx *bolt.Tx) error { txid = tx.ID(); return nil }); err != nil {
+		return "", false, fmt.Errorf("graph: version of %s: %w", s.addr, err)
+	}
+	horizon, err := s.bolt.KV().Horizon(ctx)
+	if err != nil {
+		return "", false, fmt.Errorf("graph: version of %s: %w", s.addr, err)
+	}
+	return fmt.Sprintf("bolt tx %d, horizon %d", txid, horizon), true, nil
+}
 
 // Close closes the store, releasing its lock.
 func (s *Store) Close() error {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"sync"
 	"time"
@@ -137,6 +138,10 @@ func (a *app) runServe(ctx context.Context, opts *serveOptions) (err error) {
 		}
 	}
 	wopts := web.Options{Queries: web.SavedQueries(qs, resolveVariants), Logger: a.log, Hosts: hosts, Cayley: opts.Cayley}
+	if _, versioned, _ := s.Version(ctx); versioned {
+		// Kept beside the store it was read from; Version tells a stale one.
+		wopts.PhotoIndexFile = filepath.Join(s.Addr(), "photoindex.cache")
+	}
 	if opts.Cayley {
 		if wopts.QueryProcess, err = a.queryProcess(s.Addr()); err != nil {
 			close(indexed)

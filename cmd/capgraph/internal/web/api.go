@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"net/http"
 	"slices"
 	"strconv"
@@ -303,18 +304,8 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request) {
 	// A filter exports the graphs of the captions it selects.
 	var photos []string
 	if filtered(r.URL.Query()) {
-		ix := s.photoIndex(w)
-		if ix == nil {
-			return
-		}
-		f, err := filterOf(ix, r.URL.Query())
-		if err != nil {
-			s.failParam(w, r, err)
-			return
-		}
-		sel, err := ix.Select(f)
-		if err != nil {
-			s.failParam(w, r, err)
+		sel, ix, ok := s.selection(w, r)
+		if !ok {
 			return
 		}
 		photos = make([]string, len(sel))
@@ -389,18 +380,60 @@ func (s *Server) stats(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, Stats{Stats: ix.stats, Indexed: true, Places: len(ix.places)})
 }
 
+// places lists the places with coordinates, or with a filter those of
+// the photos it keeps, each with the number of those photos linked to it.
 func (s *Server) places(w http.ResponseWriter, r *http.Request) {
 	out := []Node{}
-	if ix := s.index.Load(); ix != nil {
+	ix := s.index.Load()
+	if ix != nil {
 		out = ix.places
 	}
-	writeJSON(w, http.StatusOK, out)
+	if !filtered(r.URL.Query()) {
+		writeJSON(w, http.StatusOK, out)
+		return
+	}
+	sel, pix, ok := s.selection(w, r)
+	if !ok {
+		return
+	}
+	related, _ := pix.Related(sel, math.MaxInt)
+	counts := map[string]int{}
+	for _, c := range related["place"] {
+		counts[c.IRI] = c.Photos
+	}
+	kept := []Node{}
+	for _, p := range out {
+		if n := counts[p.IRI]; n > 0 {
+			p.Photos = n
+			kept = append(kept, p)
+		}
+	}
+	writeJSON(w, http.StatusOK, kept)
 }
 
+// timeline counts photos by date, or with a filter the photos it keeps.
 func (s *Server) timeline(w http.ResponseWriter, r *http.Request) {
 	out := []DateCount{}
 	if ix := s.index.Load(); ix != nil && ix.dates != nil {
 		out = ix.dates
+	}
+	if !filtered(r.URL.Query()) {
+		writeJSON(w, http.StatusOK, out)
+		return
+	}
+	sel, pix, ok := s.selection(w, r)
+	if !ok {
+		return
+	}
+	counts := map[string]int{}
+	for _, i := range sel {
+		if d := pix.Photo(i).Date.Lexical; d != "" {
+			counts[d]++
+		}
+	}
+	out = []DateCount{}
+	for _, d := range slices.Sorted(maps.Keys(counts)) {
+		out = append(out, DateCount{Date: d, Count: counts[d]})
 	}
 	writeJSON(w, http.StatusOK, out)
 }

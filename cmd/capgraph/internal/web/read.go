@@ -112,6 +112,9 @@ type Node struct {
 	Kind  string   `json:"kind"` // person, place, group, org, agency, event, photographer, photo, other
 	Lat   *float64 `json:"lat,omitempty"`
 	Lon   *float64 `json:"lon,omitempty"`
+	// Photos is, in a filtered list of places, how many of the photos
+	// kept are linked to the place.
+	Photos int `json:"photos,omitempty"`
 }
 
 // A Value is the object of a fact: a node or a literal.

@@ -8,6 +8,7 @@
 package web
 
 import (
+	"bufio"
 	"context"
 	"embed"
 	"errors"
@@ -16,7 +17,9 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -104,6 +107,10 @@ type Options struct {
 	MaxBodyBytes int64
 	// ResultLimit caps the rows of a saved query; 0 means 10000.
 	ResultLimit int
+	// PhotoIndexFile is where BuildPhotoIndex keeps the photo index
+	// between starts, for a store with a [graph.Store.Version]; "" keeps
+	// none.
+	PhotoIndexFile string
 }
 
 // A Server serves one store. It is an [http.Handler].
@@ -246,15 +253,77 @@ func (s *Server) BuildIndex(ctx context.Context) error {
 
 // BuildPhotoIndex reads the store's photos for the research endpoints
 // (summary, photos, filtered export), which answer 503 until it returns.
+// With Options.PhotoIndexFile it first tries the index saved there, and
+// saves the index it builds.
 func (s *Server) BuildPhotoIndex(ctx context.Context) error {
 	start := time.Now()
+	version, versioned, err := s.store.Version(ctx)
+	if err != nil {
+		return fmt.Errorf("web: %w", err)
+	}
+	file := s.opts.PhotoIndexFile
+	if !versioned {
+		file = ""
+	}
+	if file != "" {
+		ix, err := readPhotoIndex(file, version)
+		if err == nil {
+			s.photos.Store(ix)
+			s.log.Info("read the photo index", "file", file, "photos", ix.Len(), "took", time.Since(start).Round(time.Millisecond))
+			return nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, photoindex.ErrStale) {
+			s.log.Warn("photo index unreadable; building it again", "file", file, "err", err)
+		}
+	}
 	ix, err := photoindex.Build(ctx, s.store)
 	if err != nil {
 		return fmt.Errorf("web: %w", err)
 	}
 	s.photos.Store(ix)
 	s.log.Info("indexed photos", "photos", ix.Len(), "took", time.Since(start).Round(time.Millisecond))
+	if file != "" {
+		if err := writePhotoIndex(file, ix, version); err != nil {
+			s.log.Warn("photo index not saved", "file", file, "err", err)
+		}
+	}
 	return nil
+}
+
+func readPhotoIndex(file, version string) (*photoindex.Index, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return photoindex.Read(bufio.NewReader(f), version)
+}
+
+// writePhotoIndex saves ix to file whole or not at all.
+func writePhotoIndex(file string, ix *photoindex.Index, version string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(file), filepath.Base(file)+".new-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after a rename, removes nothing
+	bw := bufio.NewWriter(tmp)
+	err = ix.Write(bw, version)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		err = tmp.Chmod(0o644) // as readable as the store beside it
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), file)
 }
 
 // ServeHTTP implements [http.Handler].

@@ -91,6 +91,23 @@ func filterOf(ix *photoindex.Index, q url.Values) (photoindex.Filter, error) {
 	return f, nil
 }
 
+// selection returns the photos the request's filter keeps, or answers
+// 503 or 400 and returns ok false.
+func (s *Server) selection(w http.ResponseWriter, r *http.Request) (sel []int32, ix *photoindex.Index, ok bool) {
+	if ix = s.photoIndex(w); ix == nil {
+		return nil, nil, false
+	}
+	f, err := filterOf(ix, r.URL.Query())
+	if err == nil {
+		sel, err = ix.Select(f)
+	}
+	if err != nil {
+		s.failParam(w, r, err)
+		return nil, nil, false
+	}
+	return sel, ix, true
+}
+
 // A Page is a page of the captions of a selection, in date order.
 type Page struct {
 	Total  int       `json:"total"`

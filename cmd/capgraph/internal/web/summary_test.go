@@ -7,9 +7,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -292,4 +296,97 @@ func FuzzResearchParams(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestPhotoIndexFile: the photo index is saved beside the store and read
+// back at the next start; a saved index of another version of the store
+// is built again.
+func TestPhotoIndexFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "photoindex.cache")
+	var logs bytes.Buffer
+	start := func() *Server {
+		srv, err := New(openFixture(t), Options{PhotoIndexFile: file, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := srv.BuildPhotoIndex(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		return srv
+	}
+	built := start()
+	if _, err := os.Stat(file); err != nil || !strings.Contains(logs.String(), "indexed photos") {
+		t.Fatalf("first start: %v; logs %s", err, logs.String())
+	}
+	logs.Reset()
+	read := start()
+	if !strings.Contains(logs.String(), "read the photo index") || !reflect.DeepEqual(read.photos.Load(), built.photos.Load()) {
+		t.Errorf("second start did not read the saved index as built: %s", logs.String())
+	}
+	var stale bytes.Buffer
+	if err := built.photos.Load().Write(&stale, "another version"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, stale.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	logs.Reset()
+	start()
+	if !strings.Contains(logs.String(), "indexed photos") || strings.Contains(logs.String(), "unreadable") {
+		t.Errorf("a stale saved index: %s", logs.String())
+	}
+	if err := os.WriteFile(file, []byte("not an index"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	logs.Reset()
+	start()
+	if !strings.Contains(logs.String(), "unreadable") || !strings.Contains(logs.String(), "indexed photos") {
+		t.Errorf("a damaged saved index: %s", logs.String())
+	}
+}
+
+// TestFilteredPlacesAndTimeline: the map's places and the timeline take
+// the filters too, and count the photos the filter keeps.
+func TestFilteredPlacesAndTimeline(t *testing.T) {
+	srv := newResearchServer(t)
+	group := biggest(t, srv, "group")
+	ix := srv.photos.Load()
+	sel, _ := ix.Select(photoindex.Filter{Entities: []string{group}})
+	var places []Node
+	w := request(srv, "GET", "/api/places?group="+url.QueryEscape(group), "", nil)
+	if err := json.Unmarshal(w.Body.Bytes(), &places); err != nil || w.Code != 200 {
+		t.Fatalf("places of %s: %d %v", group, w.Code, err)
+	}
+	var all []Node
+	json.Unmarshal(request(srv, "GET", "/api/places", "", nil).Body.Bytes(), &all)
+	if len(places) == 0 || len(places) >= len(all) {
+		t.Errorf("places of %s: %d of %d", group, len(places), len(all))
+	}
+	for _, p := range places {
+		want := 0
+		for _, i := range sel {
+			if slices.ContainsFunc(ix.Links(i), func(e photoindex.Entity) bool { return e.IRI == p.IRI }) {
+				want++
+			}
+		}
+		if p.Photos != want || p.Lat == nil {
+			t.Errorf("place %s: %d photos (lat %v), want %d", p.IRI, p.Photos, p.Lat, want)
+		}
+	}
+	var dates []DateCount
+	w = request(srv, "GET", "/api/timeline?group="+url.QueryEscape(group)+"&from=2000", "", nil)
+	if err := json.Unmarshal(w.Body.Bytes(), &dates); err != nil || w.Code != 200 {
+		t.Fatalf("timeline of %s: %d %v", group, w.Code, err)
+	}
+	dated, _ := ix.Select(photoindex.Filter{Range: photoindex.Range{From: "2000"}, Entities: []string{group}})
+	n := 0
+	for _, d := range dates {
+		n += d.Count
+	}
+	if n != len(dated) || n == 0 {
+		t.Errorf("timeline of %s: %d photos, want %d", group, n, len(dated))
+	}
+	if w := request(srv, "GET", "/api/timeline?from=soon", "", nil); w.Code != 400 {
+		t.Errorf("timeline from=soon: %d", w.Code)
+	}
 }

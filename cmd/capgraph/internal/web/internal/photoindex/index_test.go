@@ -3,10 +3,12 @@ package photoindex
 import (
 	"bytes"
 	"context"
+	"errors"
 	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sync"
 	"testing"
@@ -399,4 +401,36 @@ func FuzzParseDate(f *testing.F) {
 			t.Fatalf("ParseDate(%q): month %d", s, m)
 		}
 	})
+}
+
+// TestSnapshot: an index read back from what Write saved answers as the
+// index built from the store; another version, or damaged bytes, is an
+// error.
+func TestSnapshot(t *testing.T) {
+	ix, _ := built(t)
+	var buf bytes.Buffer
+	if err := ix.Write(&buf, "v1"); err != nil {
+		t.Fatal(err)
+	}
+	saved := buf.Bytes()
+	back, err := Read(bytes.NewReader(saved), "v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back, ix) {
+		t.Error("the index read back differs from the one saved")
+	}
+	for _, q := range []string{"Aleppo", "ex-001", "al", "Reuters"} {
+		if a, b := ix.Search(q, 20), back.Search(q, 20); !reflect.DeepEqual(a, b) {
+			t.Errorf("Search(%q): %v read back, %v built", q, b, a)
+		}
+	}
+	if _, err := Read(bytes.NewReader(saved), "v2"); !errors.Is(err, ErrStale) {
+		t.Errorf("another version: %v, want ErrStale", err)
+	}
+	for _, cut := range []int{0, 1, len(saved) / 2, len(saved) - 1} {
+		if _, err := Read(bytes.NewReader(saved[:cut]), "v1"); err == nil {
+			t.Errorf("the first %d of %d bytes read as an index", cut, len(saved))
+		}
+	}
 }
