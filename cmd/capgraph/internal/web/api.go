@@ -392,6 +392,11 @@ func (s *Server) places(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, out)
 		return
 	}
+	if ix == nil { // the coordinates come from the search index
+		w.Header().Set("Retry-After", "5")
+		writeError(w, http.StatusServiceUnavailable, "the search index is still being built; try again shortly")
+		return
+	}
 	sel, pix, ok := s.selection(w, r)
 	if !ok {
 		return

@@ -112,10 +112,21 @@ func TestSummary(t *testing.T) {
 }
 
 // TestSummaryBeforeIndex: the research routes answer 503 with Retry-After
-// until the photo index is built.
+// until the photo index is built, and filtered places until the search
+// index, which has their coordinates, is built too.
 func TestSummaryBeforeIndex(t *testing.T) {
 	srv := newFixtureServer(t, Options{})
-	for _, target := range []string{"/api/summary?iri=x:y", "/api/photos", "/api/export?format=nq&from=2012"} {
+	noSearchIndex, err := New(openFixture(t), Options{Hosts: []string{"example.com"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := noSearchIndex.BuildPhotoIndex(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if w := request(noSearchIndex, "GET", "/api/places?from=2012", "", nil); w.Code != http.StatusServiceUnavailable {
+		t.Errorf("filtered places before the search index: %d %s", w.Code, w.Body)
+	}
+	for _, target := range []string{"/api/summary?iri=x:y", "/api/photos", "/api/export?format=nq&from=2012", "/api/places?from=2012"} {
 		w := request(srv, "GET", target, "", nil)
 		if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" {
 			t.Errorf("%s before the photo index: %d, Retry-After %q", target, w.Code, w.Header().Get("Retry-After"))
