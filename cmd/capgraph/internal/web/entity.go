@@ -79,7 +79,7 @@ var bookkeeping = map[graph.Term]bool{
 func entity(ctx context.Context, s *graph.Store, iri string) (e *Entity, ok bool, err error) {
 	r := &reader{store: s, budget: viewBudget}
 	n := graph.IRI(iri)
-	e = &Entity{Node: Node{IRI: iri, Kind: kindOf(iri)}, Names: []string{}, Facts: []Fact{}, Captions: []Caption{}}
+	e = &Entity{Node: Node{IRI: iri, Kind: photoindex.Kind(iri)}, Names: []string{}, Facts: []Fact{}, Captions: []Caption{}}
 
 	type factKey struct {
 		p       graph.Term
@@ -286,7 +286,7 @@ func neighbourhood(ctx context.Context, r *reader, e *Entity) error {
 			return false
 		}
 		nodes[iri] = len(e.Nodes)
-		e.Nodes = append(e.Nodes, Node{IRI: iri, Label: label(graph.IRI(iri)), Kind: kindOf(iri)})
+		e.Nodes = append(e.Nodes, Node{IRI: iri, Label: label(graph.IRI(iri)), Kind: photoindex.Kind(iri)})
 		return true
 	}
 	links := map[[2]string]bool{}

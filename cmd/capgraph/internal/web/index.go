@@ -213,7 +213,7 @@ func search(ctx context.Context, s *graph.Store, ix *index, gaz *gazetteer.Index
 			}
 			return
 		}
-		hits[iri] = &Hit{Node: Node{IRI: iri, Kind: kindOf(iri)}, Match: match, Score: sc}
+		hits[iri] = &Hit{Node: Node{IRI: iri, Kind: photoindex.Kind(iri)}, Match: match, Score: sc}
 	}
 	r := &reader{store: s, budget: 20000}
 	for _, c := range cands {

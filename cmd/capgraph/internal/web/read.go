@@ -138,20 +138,6 @@ func captionID(iri string) (string, bool) {
 	return "", false
 }
 
-// kindOf guesses a node's kind from its IRI, which encodes the entity type.
-func kindOf(iri string) string {
-	rest, ok := strings.CutPrefix(iri, model.Base)
-	if !ok {
-		return "other"
-	}
-	kind, _, _ := strings.Cut(rest, "/")
-	switch kind {
-	case "person", "place", "group", "org", "agency", "event", "photographer", "photo", "controller":
-		return kind
-	}
-	return "other"
-}
-
 // label gives a readable text for a term: a literal's lexical form, an
 // IRI's last segment.
 func label(t graph.Term) string {

@@ -30,14 +30,10 @@ type resultView struct {
 // resultViewOf reads _sort, _order, _offset and _limit.
 func resultViewOf(q url.Values) (resultView, error) {
 	v := resultView{sort: q.Get("_sort")}
-	switch o := q.Get("_order"); o {
-	case "", "asc":
-	case "desc":
-		v.desc = true
-	default:
-		return v, badParam("_order: %q is not asc or desc", o)
-	}
 	var err error
+	if v.desc, err = descending(q, "_order"); err != nil {
+		return v, err
+	}
 	if s := q.Get("_offset"); s != "" {
 		if v.offset, err = strconv.Atoi(s); err != nil || v.offset < 0 {
 			return v, badParam("_offset: %q is not a count", s)

@@ -131,14 +131,23 @@ func pageOf(q url.Values) (Page, error) {
 			return p, badParam("limit: %q is not between 1 and %d", v, maxPageSize)
 		}
 	}
-	switch v := q.Get("order"); v {
-	case "", "asc":
-	case "desc":
-		p.Order = v
-	default:
-		return p, badParam("order: %q is not asc or desc", v)
+	desc, err := descending(q, "order")
+	if desc {
+		p.Order = "desc"
 	}
-	return p, nil
+	return p, err
+}
+
+// descending reads the order parameter name: asc (or none) or desc.
+func descending(q url.Values, name string) (bool, error) {
+	switch v := q.Get(name); v {
+	case "", "asc":
+		return false, nil
+	case "desc":
+		return true, nil
+	default:
+		return false, badParam("%s: %q is not asc or desc", name, v)
+	}
 }
 
 // fill reads the captions of page p of sel from the store, with the spans
