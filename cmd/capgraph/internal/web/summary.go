@@ -25,6 +25,7 @@ import (
 var filterParams = []struct{ param, kind string }{
 	{"place", "place"}, {"group", "group"}, {"person", "person"},
 	{"photographer", "photographer"}, {"agency", "agency"},
+	{"org", "org"}, {"event", "event"},
 }
 
 // Paging of the captions of a list.
@@ -55,7 +56,7 @@ func (s *Server) photoIndex(w http.ResponseWriter) *photoindex.Index {
 
 // filtered reports whether q holds a filter parameter.
 func filtered(q url.Values) bool {
-	if q.Has("from") || q.Has("to") {
+	if q.Has("from") || q.Has("to") || q.Has("caption") {
 		return true
 	}
 	for _, fp := range filterParams {
@@ -67,9 +68,10 @@ func filtered(q url.Values) bool {
 }
 
 // filterOf reads the filter parameters: from and to (YYYY, YYYY-MM or
-// YYYY-MM-DD, inclusive), and place, group, person, photographer and
-// agency, each an IRI of an entity of that kind, each repeatable; a photo
-// is kept when all of them hold.
+// YYYY-MM-DD, inclusive); place, group, person, photographer, agency, org
+// and event, each an IRI of an entity of that kind, each repeatable; and
+// caption, caption ids of which the photo's must be one. A photo is kept
+// when all of them hold.
 func filterOf(ix *photoindex.Index, q url.Values) (photoindex.Filter, error) {
 	f := photoindex.Filter{Range: photoindex.Range{From: q.Get("from"), To: q.Get("to")}}
 	if err := f.Check(); err != nil {
@@ -87,6 +89,12 @@ func filterOf(ix *photoindex.Index, q url.Values) (photoindex.Filter, error) {
 			}
 			f.Entities = append(f.Entities, iri)
 		}
+	}
+	for _, id := range q["caption"] {
+		if _, ok := ix.PhotoOf(id); !ok {
+			return f, badParam("caption: no caption has the id %q", id)
+		}
+		f.Captions = append(f.Captions, id)
 	}
 	return f, nil
 }

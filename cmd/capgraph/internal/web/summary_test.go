@@ -76,6 +76,9 @@ func TestSummary(t *testing.T) {
 		{"/api/summary?" + q("iri", place, "top", "1000"), 400, "top:"},
 		{"/api/photos?" + q("place", place, "limit", "5"), 200, ""},
 		{"/api/photos?" + q("agency", place), 400, "not a agency"},
+		{"/api/photos?" + q("caption", "ex-001", "caption", "ex-002"), 200, ""},
+		{"/api/photos?" + q("caption", "no-such-caption"), 400, "caption: no caption"},
+		{"/api/summary?" + q("iri", place, "org", place), 400, "is a place, not a org"},
 	}
 	for _, tt := range tests {
 		w := request(srv, "GET", tt.target, "", nil)

@@ -298,6 +298,12 @@ func (ix *Index) Len() int { return len(ix.photos) }
 // Photo returns photo number i.
 func (ix *Index) Photo(i int32) Photo { return ix.photos[i] }
 
+// PhotoOf returns the number of the photo of the caption with that id.
+func (ix *Index) PhotoOf(captionID string) (int32, bool) {
+	i, ok := ix.byCaption[captionID]
+	return i, ok
+}
+
 // Lookup returns the entity with that IRI.
 func (ix *Index) Lookup(iri string) (Entity, bool) {
 	n, ok := ix.byIRI[iri]

@@ -326,6 +326,29 @@ func TestFiltersCompose(t *testing.T) {
 	}
 }
 
+// TestSelectCaptions: caption ids select their photos, any one of them,
+// and compose with the other parts of a filter.
+func TestSelectCaptions(t *testing.T) {
+	ix, _ := built(t)
+	last := int32(len(ix.photos) - 1)
+	ids := []string{ix.Photo(last).CaptionID, ix.Photo(0).CaptionID, ix.Photo(0).CaptionID, "no-such-caption"}
+	got, err := ix.Select(Filter{Captions: ids})
+	if err != nil || !slices.Equal(got, []int32{0, last}) {
+		t.Errorf("Select(captions %q) = %v, %v; want [0 %d]", ids, got, err, last)
+	}
+	links := ix.Links(0)
+	if len(links) == 0 {
+		t.Fatal("photo 0 links to nothing")
+	}
+	got, _ = ix.Select(Filter{Captions: ids, Entities: []string{links[0].IRI}})
+	if !slices.Contains(got, 0) {
+		t.Errorf("photo 0 with its own entity %s: %v", links[0].IRI, got)
+	}
+	if got, _ := ix.Select(Filter{Captions: []string{"no-such-caption"}}); len(got) != 0 {
+		t.Errorf("an unknown caption selects %v", got)
+	}
+}
+
 func TestSearch(t *testing.T) {
 	ix, _ := built(t)
 	// Two places are named Aleppo: the governorate, with more photos, and

@@ -8,12 +8,14 @@ import (
 	"strings"
 )
 
-// A Filter selects photos: those whose date lies within Range and that
-// are linked to every one of Entities. An entity no photo links to
-// selects none.
+// A Filter selects photos: those whose date lies within Range, that are
+// linked to every one of Entities and, when Captions is given, whose
+// caption is one of them. An entity no photo links to, or a caption id
+// the index lacks, selects none.
 type Filter struct {
 	Range
 	Entities []string // IRIs; a place also selects the photos of places within it
+	Captions []string // caption ids: the photo is any one of them
 }
 
 // Select returns the numbers of the photos that f keeps, ascending, which
@@ -30,6 +32,16 @@ func (ix *Index) Select(f Filter) ([]int32, error) {
 			return []int32{}, nil
 		}
 		lists = append(lists, ix.linkedTo(n))
+	}
+	if len(f.Captions) > 0 {
+		var ids []int32
+		for _, id := range f.Captions {
+			if i, ok := ix.byCaption[id]; ok {
+				ids = append(ids, i)
+			}
+		}
+		slices.Sort(ids)
+		lists = append(lists, slices.Compact(ids))
 	}
 	dated := f.From != "" || f.To != ""
 	keep := func(i int32) bool {
