@@ -17,6 +17,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/capgraph/capgraph/cmd/capgraph/internal/web/internal/photoindex"
 	"github.com/capgraph/capgraph/graph"
 	"github.com/capgraph/capgraph/queries/rows"
 )
@@ -380,16 +381,13 @@ func (s *Server) stats(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, Stats{Stats: ix.stats, Indexed: true, Places: len(ix.places)})
 }
 
-// places lists the places with coordinates, or with a filter those of
-// the photos it keeps, each with the number of those photos linked to it.
+// places lists the places with coordinates, each with the number of
+// photos linked to it once the photo index is built; with a filter, only
+// the places of the photos it keeps, counting those photos.
 func (s *Server) places(w http.ResponseWriter, r *http.Request) {
-	out := []Node{}
 	ix := s.index.Load()
-	if ix != nil {
-		out = ix.places
-	}
 	if !filtered(r.URL.Query()) {
-		writeJSON(w, http.StatusOK, out)
+		writeJSON(w, http.StatusOK, s.allPlaces(ix))
 		return
 	}
 	if ix == nil { // the coordinates come from the search index
@@ -401,19 +399,57 @@ func (s *Server) places(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	kept := []Node{}
+	for _, p := range countPlaces(ix.places, pix, sel) {
+		if p.Photos > 0 {
+			kept = append(kept, p)
+		}
+	}
+	writeJSON(w, http.StatusOK, kept)
+}
+
+// countedPlaces is every place with coordinates and its photos, for the
+// pair of indexes it was counted from.
+type countedPlaces struct {
+	ix     *index
+	pix    *photoindex.Index
+	places []Node
+}
+
+// allPlaces returns every place with coordinates, counted once both
+// indexes are built: counting all photos takes a few hundred
+// milliseconds at 10^5 captions, too long for every overview.
+func (s *Server) allPlaces(ix *index) []Node {
+	if ix == nil {
+		return []Node{}
+	}
+	pix := s.photos.Load()
+	if pix == nil {
+		return ix.places
+	}
+	if c := s.counted.Load(); c != nil && c.ix == ix && c.pix == pix {
+		return c.places
+	}
+	all, _ := pix.Select(photoindex.Filter{})
+	c := &countedPlaces{ix: ix, pix: pix, places: countPlaces(ix.places, pix, all)}
+	s.counted.Store(c)
+	return c.places
+}
+
+// countPlaces returns places, each with the number of the photos of sel
+// linked to it.
+func countPlaces(places []Node, pix *photoindex.Index, sel []int32) []Node {
 	related, _ := pix.Related(sel, math.MaxInt)
 	counts := map[string]int{}
 	for _, c := range related["place"] {
 		counts[c.IRI] = c.Photos
 	}
-	kept := []Node{}
-	for _, p := range out {
-		if n := counts[p.IRI]; n > 0 {
-			p.Photos = n
-			kept = append(kept, p)
-		}
+	out := make([]Node, len(places))
+	for i, p := range places {
+		p.Photos = counts[p.IRI]
+		out[i] = p
 	}
-	writeJSON(w, http.StatusOK, kept)
+	return out
 }
 
 // timeline counts photos by date, or with a filter the photos it keeps.

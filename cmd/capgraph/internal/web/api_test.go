@@ -86,7 +86,7 @@ func TestAPIStatus(t *testing.T) {
 		{"bad escape in query string", "GET", "/api/search?q=%", "", 400, `invalid URL escape`},
 		{"page", "GET", "/", "", 200, `<script src="/app.js">`},
 		{"page route", "GET", "/entity/anything", "", 200, `<script src="/app.js">`},
-		{"script", "GET", "/app.js", "", 200, `function graphView`},
+		{"script", "GET", "/app.js", "", 200, `function mapView`},
 		{"map data", "GET", "/world.json", "", 200, `"name":"Syria"`},
 		{"post to page", "POST", "/", "x", 405, `not allowed`},
 		{"cayley query", "POST", "/cayley/api/v2/query?lang=gizmo", `g.V("<` + jobar + `>").Out("<https://schema.org/name>").All()`, 200, `"id":"Jobar"`},

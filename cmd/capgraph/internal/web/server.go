@@ -122,7 +122,8 @@ type Server struct {
 	gaz      *gazetteer.Index
 	index    atomic.Pointer[index]
 	photos   atomic.Pointer[photoindex.Index]
-	sem      chan struct{} // a slot per request in flight
+	counted  atomic.Pointer[countedPlaces] // every place with its photos, once both indexes are built
+	sem      chan struct{}                 // a slot per request in flight
 	heavy    *class
 	searches *class
 	exports  *class

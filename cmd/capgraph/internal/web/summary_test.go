@@ -376,6 +376,19 @@ func TestFilteredPlacesAndTimeline(t *testing.T) {
 	if len(places) == 0 || len(places) >= len(all) {
 		t.Errorf("places of %s: %d of %d", group, len(places), len(all))
 	}
+	// Unfiltered, every place is counted by the photos linked to it.
+	direct := map[string]int{}
+	everything, _ := ix.Select(photoindex.Filter{})
+	for _, i := range everything {
+		for _, e := range ix.Links(i) {
+			direct[e.IRI]++
+		}
+	}
+	for _, p := range all {
+		if p.Photos != direct[p.IRI] {
+			t.Errorf("place %s: %d photos, want %d", p.IRI, p.Photos, direct[p.IRI])
+		}
+	}
 	for _, p := range places {
 		want := 0
 		for _, i := range sel {
