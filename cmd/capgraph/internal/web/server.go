@@ -300,8 +300,20 @@ func readPhotoIndex(file, version string) (*photoindex.Index, error) {
 	return photoindex.Read(bufio.NewReader(f), version)
 }
 
-// writePhotoIndex saves ix to file whole or not at all.
+// staleAfter is the age at which a half-written photo index is taken to
+// be a killed server's: a live one writes its file in seconds.
+const staleAfter = 10 * time.Minute
+
+// writePhotoIndex saves ix to file whole or not at all, and removes what
+// killed servers left half-written beside it.
 func writePhotoIndex(file string, ix *photoindex.Index, version string) error {
+	if left, err := filepath.Glob(file + ".new-*"); err == nil {
+		for _, name := range left {
+			if fi, err := os.Stat(name); err == nil && time.Since(fi.ModTime()) > staleAfter {
+				os.Remove(name)
+			}
+		}
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(file), filepath.Base(file)+".new-*")
 	if err != nil {
 		return err

@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/capgraph/capgraph/cmd/capgraph/internal/web/internal/photoindex"
 	"github.com/capgraph/capgraph/graph"
@@ -352,10 +353,27 @@ func TestPhotoIndexFile(t *testing.T) {
 	if err := os.WriteFile(file, []byte("not an index"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// What killed servers left half-written: an old one goes, a recent
+	// one (another server's, being written) stays.
+	old, recent := file+".new-1", file+".new-2"
+	for _, name := range []string{old, recent} {
+		if err := os.WriteFile(name, []byte("half"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chtimes(old, time.Time{}, time.Now().Add(-2*staleAfter)); err != nil {
+		t.Fatal(err)
+	}
 	logs.Reset()
 	start()
 	if !strings.Contains(logs.String(), "unreadable") || !strings.Contains(logs.String(), "indexed photos") {
 		t.Errorf("a damaged saved index: %s", logs.String())
+	}
+	if _, err := os.Stat(old); !os.IsNotExist(err) {
+		t.Errorf("a killed server's half-written index is still there: %v", err)
+	}
+	if _, err := os.Stat(recent); err != nil {
+		t.Errorf("a recent half-written index was removed: %v", err)
 	}
 }
 
