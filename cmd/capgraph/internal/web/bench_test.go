@@ -111,3 +111,53 @@ func BenchmarkSummaryAPI(b *testing.B) {
 	b.ReportMetric(ms(0.50), "p50-ms")
 	b.ReportMetric(ms(0.95), "p95-ms")
 }
+
+// BenchmarkEntityAPI asks for the facts of the store's most common place,
+// group and agency in turn (the entity page's facts table), on the store
+// named by CAPGRAPH_BENCH_STORE (else the fixture).
+//
+//	CAPGRAPH_BENCH_STORE=/tmp/s100k go test -run '^$' -bench EntityAPI ./cmd/capgraph/internal/web
+func BenchmarkEntityAPI(b *testing.B) {
+	var s *graph.Store
+	if dir := os.Getenv("CAPGRAPH_BENCH_STORE"); dir != "" {
+		var err error
+		if s, err = graph.Open(context.Background(), dir, graph.Options{ReadOnly: true}); err != nil {
+			b.Fatal(err)
+		}
+		defer s.Close()
+	} else {
+		s = openFixture(b)
+	}
+	srv, err := New(s, Options{Hosts: []string{"example.com"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := srv.BuildPhotoIndex(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	ix := srv.photos.Load()
+	sel, _ := ix.Select(photoindex.Filter{})
+	top, _ := ix.Related(sel, 1)
+	var targets []string
+	for _, kind := range []string{"place", "group", "agency"} {
+		for _, c := range top[kind] {
+			targets = append(targets, "/api/entity?iri="+url.QueryEscape(c.IRI))
+		}
+	}
+	var lat []time.Duration
+	k := 0
+	for b.Loop() {
+		start := time.Now()
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, httptest.NewRequest("GET", targets[k%len(targets)], nil))
+		if rec.Code != 200 {
+			b.Fatalf("%d %s", rec.Code, rec.Body)
+		}
+		lat = append(lat, time.Since(start))
+		k++
+	}
+	slices.Sort(lat)
+	ms := func(q float64) float64 { return float64(lat[int(q*float64(len(lat)-1))].Microseconds()) / 1000 }
+	b.ReportMetric(ms(0.50), "p50-ms")
+	b.ReportMetric(ms(0.95), "p95-ms")
+}

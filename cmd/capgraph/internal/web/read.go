@@ -86,6 +86,10 @@ func (r *reader) each(ctx context.Context, d graph.Direction, v graph.Term, fn f
 // repeat in every caption graph, so it stops once it has them all.
 func (r *reader) props(ctx context.Context, s graph.Term, want ...graph.Term) (map[graph.Term]graph.Term, error) {
 	out := make(map[graph.Term]graph.Term, len(want))
+	if r.budget <= 0 { // spent: reading on would find nothing it may keep
+		r.truncated = true
+		return out, ctx.Err()
+	}
 	for q, err := range r.store.Out(ctx, s, want...) {
 		if err != nil {
 			return nil, err

@@ -269,7 +269,8 @@ async function pageEntity(params) {
   api("/api/entity?iri=" + encodeURIComponent(iri)).then((full) => {
     if (full.names.length > 1) names.append(" · also: ", full.names.slice(1).join(", "));
     factsCard.replaceChildren(h("h2", {}, "Facts"), factsView(full, filters));
-  }).catch((err) => factsCard.replaceChildren(h("h2", {}, "Facts"), h("p", { class: "error" }, err.message)));
+  }).catch((err) => factsCard.replaceChildren(h("h2", {}, "Facts"), h("p", { class: "error" }, err.message)))
+    .finally(() => factsCard.setAttribute("data-done", ""));
 }
 
 // pagePhoto is the page of one caption: its text with every mention
@@ -309,9 +310,14 @@ function relatedView(sum, params) {
 // factsView lists the facts the store holds, the best attested first, each
 // linking to the captions that state it.
 function factsView(e, filters) {
-  if (!e.facts.length) return h("p", { class: "muted" }, "No facts.");
+  // A photo's link to the entity is a fact of its own caption; the
+  // captions list shows those, so the table keeps the other facts.
+  const facts = e.facts.filter((f) => !(f.inverse && isPhoto(f.value.iri || "")));
+  const photoLinks = e.facts.length - facts.length;
+  const note = photoLinks ? h("p", { class: "muted" }, plural(photoLinks, "photo") + " link here" + (e.truncated ? " among those read" : "") + ": their captions are listed above.") : null;
+  if (!facts.length) return h("div", {}, h("p", { class: "muted" }, "No other facts."), note);
   const SHOWN = 12, CAPS = 6;
-  const rows = e.facts.map((f, i) => h("tr", { class: i >= SHOWN ? "more" : null, hidden: i >= SHOWN },
+  const rows = facts.map((f, i) => h("tr", { class: i >= SHOWN ? "more" : null, hidden: i >= SHOWN },
     h("td", {}, f.inverse ? "is " + f.predicate + " of" : f.predicate),
     h("td", {}, f.value.iri && !/^https?:\/\/(sws\.geonames|www\.wikidata)/.test(f.value.iri)
       ? h("a", { href: entityHref(f.value.iri, filters), title: f.value.iri }, f.value.label) : f.value.iri ? h("a", { href: f.value.iri, rel: "external" }, f.value.label) : f.value.label),
@@ -321,12 +327,12 @@ function factsView(e, filters) {
   const table = h("table", { id: "facts" },
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "predicate"), h("th", { scope: "col" }, "value"), h("th", { scope: "col" }, "confidence"), h("th", { scope: "col" }, "captions"))),
     h("tbody", {}, rows));
-  const hidden = e.facts.length - SHOWN;
+  const hidden = facts.length - SHOWN;
   const more = hidden > 0 ? h("button", { type: "button", class: "secondary", id: "more-facts", onclick: () => {
     for (const r of table.querySelectorAll("tr.more")) r.hidden = !r.hidden;
-    more.textContent = more.textContent.startsWith("Show") ? "Show fewer" : "Show all " + e.facts.length + " facts";
-  } }, "Show all " + e.facts.length + " facts") : null;
-  return h("div", {}, table, more, e.truncated ? h("p", { class: "muted" }, "A large entity: these are the facts of part of its captions.") : null);
+    more.textContent = more.textContent.startsWith("Show") ? "Show fewer" : "Show all " + facts.length + " facts";
+  } }, "Show all " + facts.length + " facts") : null;
+  return h("div", {}, table, more, note, e.truncated ? h("p", { class: "muted" }, "A large entity: these are the facts of part of its captions.") : null);
 }
 
 // factCaptionHref links a fact to its caption: the entity's view narrowed
