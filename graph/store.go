@@ -34,6 +34,7 @@ package graph
 import (
 	"cmp"
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -42,6 +43,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	cgraph "github.com/cayleygraph/cayley/graph"
@@ -109,6 +111,11 @@ type Store struct {
 	pgAddr string
 	// pgNodes answers a PostgreSQL store's look-ups of content hashes.
 	pgNodes *pgbulk.Lookup
+	// sqlPool runs a PostgreSQL store's SQL queries (QuerySQL), opened
+	// on first use.
+	sqlOnce sync.Once
+	sqlPool *sql.DB
+	sqlErr  error
 	opts    Options
 	log     *slog.Logger
 	// noBulk makes Load write through Cayley even into an empty store, so
@@ -230,6 +237,9 @@ func (s *Store) Version(ctx context.Context) (version string, ok bool, err error
 func (s *Store) Close() error {
 	if s.pgNodes != nil {
 		s.pgNodes.Close()
+	}
+	if s.sqlPool != nil {
+		s.sqlPool.Close()
 	}
 	if err := s.qs.Close(); err != nil {
 		return fmt.Errorf("graph: close %s: %w", s.addr, err)

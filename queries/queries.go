@@ -61,6 +61,27 @@
 // VALUES block per parameter, which [Query.BindSPARQL] writes in place of
 // the line "#params" with escaped literals (capgraph query show NAME
 // --sparql -p k=v prints the result).
+//
+// # SQL
+//
+// sql/NAME.sql answers the same question on a PostgreSQL store in one
+// statement over the two tables of Cayley's SQL backend, nodes (hash,
+// value_string, datatype, iri, ...) and quads (subject_hash,
+// predicate_hash, object_hash, label_hash), so that PostgreSQL does the
+// joins where Cayley would walk them a node at a time; the runner uses it
+// instead of the Gizmo query there. It returns the query's columns in
+// order, its rows sorted and cut as the Gizmo query's are. Its text holds
+// no values: [Query.BindSQL] replaces these tokens with placeholders ($1,
+// $2, ...) and returns their values beside the text:
+//
+//	<https://schema.org/name>  an IRI, bound as its node's hash
+//	@name                     the parameter's value: text, a bigint, or NULL when empty
+//	@name.names               the node hashes of the literal spellings of a parameter
+//	                          that names an entity (params.$names of the Gizmo query)
+//	@name.iris                the node hashes of the <IRI>s among those spellings
+//
+// Tokens are read anywhere in the text, comments and string literals
+// included, so a twin keeps them out of those.
 package queries
 
 import (
@@ -105,6 +126,7 @@ type Query struct {
 	Params      []Param  // in header order
 	Columns     []string // keys of each result row, in order
 	SPARQL      string   // the equivalent SPARQL query; "" when there is none
+	SQL         string   // the same query for a PostgreSQL store (see [Query.BindSQL]); "" when there is none
 	Builtin     bool     // embedded in the binary rather than loaded from a directory
 }
 
@@ -137,12 +159,12 @@ var (
 //go:embed lib.js
 var lib string
 
-//go:embed *.gizmo sparql/*.rq
+//go:embed *.gizmo sparql/*.rq sql/*.sql
 var files embed.FS
 
 // Builtin returns the saved queries embedded in the binary, sorted by name.
 func Builtin() []Query {
-	qs, err := loadFS(files, ".", "sparql", true)
+	qs, err := loadFS(files, ".", true)
 	if err != nil {
 		panic("queries: embedded query: " + err.Error()) // tested
 	}
@@ -150,7 +172,7 @@ func Builtin() []Query {
 }
 
 // Load returns the built-in queries and those in dir (NAME.gizmo files,
-// with optional sparql/NAME.rq beside them), sorted by name; a query in
+// with optional sparql/NAME.rq and sql/NAME.sql beside them), sorted by name; a query in
 // dir replaces a built-in of the same name. dir "" means built-ins only;
 // a dir that is not a directory is an error. Files of dir that do not
 // parse are left out and reported in a [*BrokenError], returned with the
@@ -165,7 +187,7 @@ func Load(dir string) ([]Query, error) {
 	} else if !fi.IsDir() {
 		return nil, fmt.Errorf("queries: %s is not a directory", dir)
 	}
-	user, err := loadFS(os.DirFS(dir), ".", "sparql", false)
+	user, err := loadFS(os.DirFS(dir), ".", false)
 	var broken *BrokenError
 	if err != nil && !errors.As(err, &broken) {
 		return nil, fmt.Errorf("queries: load %s: %w", dir, err)
@@ -203,7 +225,7 @@ func (e *BrokenError) Error() string {
 	return "queries: left out: " + strings.Join(msgs, "; ")
 }
 
-func loadFS(fsys fs.FS, dir, sparqlDir string, builtin bool) ([]Query, error) {
+func loadFS(fsys fs.FS, dir string, builtin bool) ([]Query, error) {
 	names, err := fs.Glob(fsys, filepath.Join(dir, "*.gizmo"))
 	if err != nil {
 		return nil, err
@@ -227,8 +249,21 @@ func loadFS(fsys fs.FS, dir, sparqlDir string, builtin bool) ([]Query, error) {
 			broken.Files[name] = err
 			continue
 		}
-		if rq, err := fs.ReadFile(fsys, filepath.Join(sparqlDir, name+".rq")); err == nil {
+		if rq, err := fs.ReadFile(fsys, filepath.Join(dir, "sparql", name+".rq")); err == nil {
 			q.SPARQL = string(rq)
+		}
+		if b, err := fs.ReadFile(fsys, filepath.Join(dir, "sql", name+".sql")); err == nil {
+			q.SQL = string(b)
+			if err := q.checkSQL(); err != nil {
+				if builtin {
+					return nil, err
+				}
+				if broken == nil {
+					broken = &BrokenError{Files: map[string]error{}}
+				}
+				broken.Files[name] = err
+				continue
+			}
 		}
 		q.Builtin = builtin
 		qs = append(qs, q)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -113,5 +114,46 @@ func TestBuildKilledPostgres(t *testing.T) {
 		onlyGot, onlyWant := diffLines(got, want)
 		t.Errorf("after the rerun: %d quads, a clean build %d; only after the rerun %q, only in the clean build %q",
 			len(got), len(want), onlyGot[:min(3, len(onlyGot))], onlyWant[:min(3, len(onlyWant))])
+	}
+}
+
+// TestQueryOnPostgres runs saved queries with the real binary on a
+// PostgreSQL store, where their SQL twins run, and on a bbolt store built
+// from the same captions, where Gizmo does: the same output.
+func TestQueryOnPostgres(t *testing.T) {
+	bin := capgraphBinary(t)
+	pg := postgresSchema(t, "capgraph_cmd_query")
+	bolt := filepath.Join(t.TempDir(), "store")
+	in := writeCaptions(t, 200)
+	for _, store := range []string{pg, bolt} {
+		if out, err := exec.Command(bin, "build", "-q", "--store", store, in).CombinedOutput(); err != nil {
+			t.Fatalf("build %s: %v\n%s", store, err, out)
+		}
+	}
+	for _, args := range [][]string{
+		{"photographer-coverage"},
+		{"agencies"},
+		{"groups-in-place", "-p", "place=Syria"},
+		{"photos-between", "-p", "from=2014-03-01", "-p", "to=2014-03-03", "-p", "place=Aleppo"},
+		{"co-occurrence", "-p", "limit=3"},
+		{"entity", "-p", "name=Free Syrian Army"},
+	} {
+		run := func(store string) string {
+			cmd := exec.Command(bin, append(append([]string{"query", "run"}, args...), "--store", store, "-f", "csv")...)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("%v on %s: %v\n%s", args, store, err, stderr.String())
+			}
+			return string(out)
+		}
+		got, want := run(pg), run(bolt)
+		if got != want {
+			t.Errorf("%v: PostgreSQL:\n%s\nbbolt:\n%s", args, got, want)
+		}
+		if strings.Count(want, "\n") < 2 {
+			t.Errorf("%v: no rows:\n%s", args, want)
+		}
 	}
 }

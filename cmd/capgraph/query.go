@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"path/filepath"
 	"slices"
@@ -67,7 +68,10 @@ func newQueryCmd(a *app, runF func(context.Context, *queryOptions) error) *cobra
 capgraph, plus your own NAME.gizmo files from the queries_dir setting
 (--queries-dir, CAPGRAPH_QUERIES_DIR), which override built-ins of the same
 name. Each saved query has a SPARQL twin (capgraph query show --sparql) for
-other triple stores, to run over capgraph export.
+other triple stores, to run over capgraph export, and each built-in an SQL
+twin (capgraph query show --sql) that runs in its place on a PostgreSQL
+store, where PostgreSQL does the joins; a user's NAME.gizmo can have one in
+sql/NAME.sql beside it.
 
 Parameters are passed as -p name=value and reach the query as data (a
 frozen params object decoded by JSON.parse), never as program text.`,
@@ -92,22 +96,30 @@ frozen params object decoded by JSON.parse), never as program text.`,
 			return do(c)
 		},
 	}
-	var sparql bool
+	var sparql, sql bool
 	show := &cobra.Command{
 		Use:   "show [flags] <name>",
 		Short: "Print a saved query's documentation and text",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Action, opts.Name, opts.Format = "show", args[0], "table"
-			if sparql {
+			switch {
+			case sparql && sql:
+				return &usageError{errors.New("--sparql and --sql: give one")}
+			case sparql:
 				opts.Action = "show-sparql"
-			} else if len(opts.Params) > 0 {
+			case sql && len(opts.Params) > 0:
+				return &usageError{errors.New("-p binds the SPARQL version's parameters; the SQL version binds them as node hashes, which it does not print")}
+			case sql:
+				opts.Action = "show-sql"
+			case len(opts.Params) > 0:
 				return &usageError{errors.New("-p binds the SPARQL version's parameters: give --sparql too")}
 			}
 			return do(c)
 		},
 	}
 	show.Flags().BoolVar(&sparql, "sparql", false, "print the SPARQL version instead")
+	show.Flags().BoolVar(&sql, "sql", false, "print the SQL version, which runs instead on a PostgreSQL store")
 	show.Flags().StringArrayVarP(&opts.Params, "param", "p", nil, "with --sparql: bind parameter `name=value` as query run does (repeatable)")
 	run := &cobra.Command{
 		Use:   "run [flags] <name>",
@@ -186,7 +198,7 @@ func (a *app) runQuery(ctx context.Context, opts *queryOptions) (err error) {
 		if err != nil {
 			return err
 		}
-		return a.execGizmo(ctx, out, text, nil, opts)
+		return a.execQuery(ctx, out, gizmo(text), nil, opts)
 	}
 	q, ok := queries.Lookup(qs, opts.Name)
 	if !ok {
@@ -197,6 +209,13 @@ func (a *app) runQuery(ctx context.Context, opts *queryOptions) (err error) {
 	}
 	if opts.Action == "show" {
 		return showQuery(out, q)
+	}
+	if opts.Action == "show-sql" {
+		if q.SQL == "" {
+			return fmt.Errorf("query %s has no SQL version: on a PostgreSQL store it runs as Gizmo", q.Name)
+		}
+		_, err := io.WriteString(out, q.SQL)
+		return err
 	}
 	if opts.Action == "show-sparql" && len(opts.Params) == 0 {
 		if q.SPARQL == "" {
@@ -235,7 +254,32 @@ func (a *app) runQuery(ctx context.Context, opts *queryOptions) (err error) {
 		_, err := io.WriteString(out, prog)
 		return err
 	}
-	return a.execGizmo(ctx, out, prog, q.Columns, opts)
+	run := gizmo(prog)
+	if q.SQL != "" {
+		// On a PostgreSQL store the twin runs instead: PostgreSQL does its
+		// joins, where Gizmo would walk them a node at a time.
+		text, args, err := q.BindSQL(values, variants)
+		if err != nil {
+			return err
+		}
+		run = func(ctx context.Context, s *graph.Store, limit int) iter.Seq2[any, error] {
+			if s.SQL() {
+				return s.QuerySQL(ctx, text, args, limit)
+			}
+			return s.Query(ctx, "gizmo", prog, limit)
+		}
+	}
+	return a.execQuery(ctx, out, run, q.Columns, opts)
+}
+
+// A runner runs a query on an open store, yielding up to limit results.
+type runner func(ctx context.Context, s *graph.Store, limit int) iter.Seq2[any, error]
+
+// gizmo runs a Gizmo program.
+func gizmo(prog string) runner {
+	return func(ctx context.Context, s *graph.Store, limit int) iter.Seq2[any, error] {
+		return s.Query(ctx, "gizmo", prog, limit)
+	}
 }
 
 func (a *app) readQuery(file string) (string, error) {
@@ -318,18 +362,19 @@ func (a *app) openForQuery(ctx context.Context) (*graph.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, err := range s.Query(ctx, "gizmo", `g.V("<https://schema.org/Photograph>").In("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>").Limit(1).All()`, 1) {
-		if err != nil {
-			s.Close()
-			return nil, err
-		}
+	some, err := s.HasPhotos(ctx)
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	if some {
 		return s, nil
 	}
 	s.Close()
 	return nil, fmt.Errorf("store %s %w", s.Addr(), errEmptyStore)
 }
 
-func (a *app) execGizmo(ctx context.Context, out io.Writer, prog string, cols []string, opts *queryOptions) (err error) {
+func (a *app) execQuery(ctx context.Context, out io.Writer, run runner, cols []string, opts *queryOptions) (err error) {
 	s, err := a.openForQuery(ctx)
 	if err != nil {
 		return err
@@ -349,7 +394,7 @@ func (a *app) execGizmo(ctx context.Context, out io.Writer, prog string, cols []
 		limit, capped = tableRowCap+1, true // one more, to know whether the cap cut the rows
 	}
 	w := newRowWriter(out, opts.Format, cols)
-	for r, err := range rows.All(s.Query(ctx, "gizmo", prog, limit), limit) {
+	for r, err := range rows.All(run(ctx, s, limit), limit) {
 		if err != nil {
 			if errors.Is(err, context.DeadlineExceeded) || ctx.Err() == context.DeadlineExceeded {
 				return fmt.Errorf("query ran longer than --timeout %v", opts.Timeout)

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"maps"
 	"math"
 	"net/http"
@@ -93,6 +94,24 @@ type QueryResult struct {
 	Millis float64           `json:"ms"`
 }
 
+// bind binds q's parameters and returns what runs it on the server's
+// store: its SQL twin on a PostgreSQL store, where PostgreSQL does the
+// joins, and else its program.
+func (s *Server) bind(ctx context.Context, q Query, params map[string]string) (func(limit int) iter.Seq2[any, error], error) {
+	if q.BindSQL != nil && s.store.SQL() {
+		text, args, err := q.BindSQL(params)
+		if err != nil {
+			return nil, err
+		}
+		return func(limit int) iter.Seq2[any, error] { return s.store.QuerySQL(ctx, text, args, limit) }, nil
+	}
+	text, err := q.Bind(params)
+	if err != nil {
+		return nil, err
+	}
+	return func(limit int) iter.Seq2[any, error] { return s.store.Query(ctx, q.Lang, text, limit) }, nil
+}
+
 // runQuery runs a saved query. POST takes the parameters as a JSON object
 // of strings; GET .../run takes them from the URL. ?format=csv answers
 // with CSV instead of JSON.
@@ -153,7 +172,7 @@ func (s *Server) runQuery(w http.ResponseWriter, r *http.Request) {
 		s.failParam(w, r, err)
 		return
 	}
-	text, err := q.Bind(params)
+	run, err := s.bind(r.Context(), q, params)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
@@ -165,7 +184,7 @@ func (s *Server) runQuery(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	res := QueryResult{Query: q.Name, Rows: []map[string]any{}}
 	cols := map[string]bool{}
-	for v, err := range rows.All(s.store.Query(r.Context(), q.Lang, text, s.opts.ResultLimit+1), s.opts.ResultLimit+1) {
+	for v, err := range rows.All(run(s.opts.ResultLimit+1), s.opts.ResultLimit+1) {
 		if err != nil {
 			switch {
 			case r.Context().Err() != nil:

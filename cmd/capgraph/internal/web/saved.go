@@ -13,15 +13,27 @@ func SavedQueries(qs []queries.Query, variants func(queries.Query, map[string]st
 			wq.Params = append(wq.Params, Param{Name: p.Name, Type: p.Type, Description: p.Description,
 				Default: p.Default, Example: p.Example, Required: p.Required})
 		}
+		spellings := func(values map[string]string) (map[string][]string, error) {
+			if variants == nil {
+				return nil, nil
+			}
+			return variants(q, values)
+		}
 		wq.Bind = func(values map[string]string) (string, error) {
-			var vs map[string][]string
-			if variants != nil {
-				var err error
-				if vs, err = variants(q, values); err != nil {
-					return "", err
-				}
+			vs, err := spellings(values)
+			if err != nil {
+				return "", err
 			}
 			return q.BindVariants(values, vs)
+		}
+		if q.SQL != "" {
+			wq.BindSQL = func(values map[string]string) (string, []any, error) {
+				vs, err := spellings(values)
+				if err != nil {
+					return "", nil, err
+				}
+				return q.BindSQL(values, vs)
+			}
 		}
 		out = append(out, wq)
 	}

@@ -46,6 +46,10 @@ type Query struct {
 	// Bind returns the program for the given parameter values, or an
 	// error when one is missing, unknown or malformed.
 	Bind func(params map[string]string) (string, error) `json:"-"`
+	// BindSQL, when not nil, returns the query's SQL twin and its
+	// arguments, which run instead of the program on a PostgreSQL store
+	// (graph.Store.QuerySQL).
+	BindSQL func(params map[string]string) (string, []any, error) `json:"-"`
 }
 
 // A Param is one parameter of a [Query].

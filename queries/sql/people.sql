@@ -1,0 +1,12 @@
+-- people: the people photos depict or name, with their kept photo counts.
+-- The SQL twin of people.gizmo, for PostgreSQL stores (see queries.go).
+SELECT p.value_string COLLATE "C" AS person,
+  COALESCE((SELECT min(v.value_string COLLATE "C") FROM quads l JOIN nodes v ON v.hash = l.object_hash
+    WHERE l.subject_hash = t.h AND l.predicate_hash = <https://schema.org/name>), '') AS label,
+  c.value_string::bigint AS photos
+FROM (SELECT DISTINCT subject_hash AS h FROM quads
+  WHERE predicate_hash = <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> AND object_hash = <https://schema.org/Person>) t
+JOIN nodes p ON p.hash = t.h
+JOIN quads pc ON pc.subject_hash = t.h AND pc.predicate_hash = <https://capgraph.org/ns#photoCount>
+JOIN nodes c ON c.hash = pc.object_hash
+ORDER BY photos DESC, label, person
