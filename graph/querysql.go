@@ -53,7 +53,7 @@ func (s *Store) querySQL(ctx context.Context, text string, args []any, limit int
 	defer tx.Rollback()
 	// PostgreSQL compiles a plan it costs high (a join over 10^5 photos)
 	// before running it: 0.3 s, more than most of these queries take.
-	if _, err := tx.ExecContext(ctx, `SET LOCAL jit = off`); err != nil {
+	if _, err := tx.ExecContext(ctx, `SET LOCAL jit = off; SET LOCAL enable_seqscan = off`); err != nil {
 		return err
 	}
 	rs, err := tx.QueryContext(ctx, text, args...)

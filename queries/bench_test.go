@@ -1,6 +1,7 @@
 package queries_test
 
 import (
+	"iter"
 	"math"
 	"os"
 	"runtime"
@@ -31,8 +32,9 @@ var benchParams = map[string]map[string]string{
 }
 
 // BenchmarkSavedQueries runs every built-in against the store named by
-// CAPGRAPH_BENCH_STORE (a bbolt directory built by capgraph build), or
-// against the in-memory fixture, and reports its latency in ms: p50 and
+// CAPGRAPH_BENCH_STORE (a bbolt directory or a PostgreSQL URL that capgraph
+// build built; on PostgreSQL the SQL twins run), or against the in-memory
+// fixture, and reports its latency in ms: p50 and
 // p99 (nearest rank: p99 leaves out one run in a hundred or more, not the
 // slowest of ten), and first, the first run, which finds in the store's
 // read caches only what the queries before it read. Run one query with
@@ -53,14 +55,24 @@ func BenchmarkSavedQueries(b *testing.B) {
 	}
 	// Bind every query first, and collect the garbage of loading the
 	// gazetteer, so that no query's runs pay for them.
-	progs := make(map[string]string)
+	runs := make(map[string]func() iter.Seq2[any, error])
 	for _, q := range queries.Builtin() {
 		values, ok := benchParams[q.Name]
 		if !ok {
 			b.Fatalf("no benchmark parameters for %s", q.Name)
 		}
-		if progs[q.Name], err = q.BindVariants(values, variants(b, q, values)); err != nil {
+		vs := variants(b, q, values)
+		prog, err := q.BindVariants(values, vs)
+		if err != nil {
 			b.Fatal(err)
+		}
+		runs[q.Name] = func() iter.Seq2[any, error] { return s.Query(b.Context(), "gizmo", prog, 0) }
+		if s.SQL() && q.SQL != "" {
+			text, args, err := q.BindSQL(values, vs)
+			if err != nil {
+				b.Fatal(err)
+			}
+			runs[q.Name] = func() iter.Seq2[any, error] { return s.QuerySQL(b.Context(), text, args, 0) }
 		}
 	}
 	runtime.GC()
@@ -71,7 +83,7 @@ func BenchmarkSavedQueries(b *testing.B) {
 			for b.Loop() {
 				start := time.Now()
 				n = 0
-				for _, err := range rows.All(s.Query(b.Context(), "gizmo", progs[q.Name], 0), 0) {
+				for _, err := range rows.All(runs[q.Name](), 0) {
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -18,10 +18,12 @@ import (
 	"github.com/capgraph/capgraph/queries"
 )
 
-// TestBuiltinsOnPostgres runs every built-in on PostgreSQL and on bbolt
-// over the same 150 generated captions and wants the same rows. Before
-// graph.sqlQueries, people and groups-in-place crashed the process there
-// (a nil dereference inside Cayley's SQL iterator).
+// TestBuiltinsOnPostgres runs every built-in on a bulk-loaded PostgreSQL
+// store and on bbolt over the same 150 generated captions, as Gizmo and
+// as its SQL twin, and wants the same rows: with every optional entity
+// parameter given and left empty. (Before graph's plan.SQL wrapper,
+// people and groups-in-place crashed the process on PostgreSQL, a nil
+// dereference inside Cayley's SQL iterator.)
 func TestBuiltinsOnPostgres(t *testing.T) {
 	addr := os.Getenv("CAPGRAPH_TEST_POSTGRES")
 	if addr == "" {

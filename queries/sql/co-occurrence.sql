@@ -5,25 +5,45 @@ WITH named AS (
   WHERE object_hash = ANY(@group.names) AND predicate_hash IN (<https://schema.org/name>, <https://schema.org/alternateName>)
   UNION SELECT unnest(@group.iris::bytea[])
 ), groups AS (
-  SELECT h FROM named WHERE @group::text <> ''
-  UNION
-  SELECT subject_hash FROM quads WHERE @group::text = ''
-    AND predicate_hash = <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> AND object_hash = <https://capgraph.org/ns#ArmedGroup>
+  SELECT subject_hash AS h FROM quads
+  WHERE predicate_hash = <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> AND object_hash = <https://capgraph.org/ns#ArmedGroup>
+), mentioned AS MATERIALIZED (
+  -- Every group's mentions and every photo's place, read whole when no
+  -- group is given, to be hashed: 10x faster than an index look-up a
+  -- photo. (MATERIALIZED keeps PostgreSQL from planning them a group at
+  -- a time; with a group given they are empty.)
+  SELECT subject_hash AS photo, object_hash AS grp FROM quads
+  WHERE @group::text = '' AND predicate_hash = <https://schema.org/mentions> AND object_hash IN (SELECT h FROM groups)
+), located AS MATERIALIZED (
+  SELECT subject_hash AS photo, object_hash AS place FROM quads
+  WHERE @group::text = '' AND predicate_hash = <https://schema.org/contentLocation>
 ), pairs AS (
-  -- One a photo and place it shows, as the Gizmo walk counts paths.
+  -- One count a photo and place it shows, as the Gizmo walk counts
+  -- paths: from the given group's mentions, by index, or from all.
   SELECT m.object_hash AS grp, c.object_hash AS place, count(*) AS photos
-  FROM groups
-  JOIN quads m ON m.object_hash = groups.h AND m.predicate_hash = <https://schema.org/mentions>
+  FROM named
+  JOIN quads m ON m.object_hash = named.h AND m.predicate_hash = <https://schema.org/mentions>
   JOIN quads c ON c.subject_hash = m.subject_hash AND c.predicate_hash = <https://schema.org/contentLocation>
+  WHERE @group::text <> ''
   GROUP BY m.object_hash, c.object_hash
+  UNION ALL
+  SELECT mentioned.grp, located.place, count(*)
+  FROM mentioned JOIN located ON located.photo = mentioned.photo
+  GROUP BY mentioned.grp, located.place
+), top AS (
+  -- Only pairs that can make the cut are labelled: the cut is the count
+  -- of the last row the limit keeps (ties with it sort by label).
+  SELECT * FROM pairs
+  WHERE COALESCE(@limit::bigint, 0) = 0
+    OR photos >= COALESCE((SELECT photos FROM pairs ORDER BY photos DESC OFFSET @limit::bigint - 1 LIMIT 1), 0)
 )
 SELECT g.value_string COLLATE "C" AS "group",
   COALESCE((SELECT min(v.value_string COLLATE "C") FROM quads l JOIN nodes v ON v.hash = l.object_hash
-    WHERE l.subject_hash = pairs.grp AND l.predicate_hash = <https://schema.org/name>), '') AS group_label,
+    WHERE l.subject_hash = top.grp AND l.predicate_hash = <https://schema.org/name>), '') AS group_label,
   p.value_string COLLATE "C" AS place,
   COALESCE((SELECT min(v.value_string COLLATE "C") FROM quads l JOIN nodes v ON v.hash = l.object_hash
-    WHERE l.subject_hash = pairs.place AND l.predicate_hash = <https://schema.org/name>), '') AS place_label,
-  pairs.photos
-FROM pairs JOIN nodes g ON g.hash = pairs.grp JOIN nodes p ON p.hash = pairs.place
+    WHERE l.subject_hash = top.place AND l.predicate_hash = <https://schema.org/name>), '') AS place_label,
+  top.photos
+FROM top JOIN nodes g ON g.hash = top.grp JOIN nodes p ON p.hash = top.place
 ORDER BY photos DESC, group_label, place_label, "group", place
-LIMIT NULLIF(@limit, 0)
+LIMIT NULLIF(@limit::bigint, 0)

@@ -10,12 +10,18 @@ WITH RECURSIVE named AS (
   SELECT q.subject_hash, w.depth + 1 FROM within w
   JOIN quads q ON q.object_hash = w.h AND q.predicate_hash IN (<https://capgraph.org/ns#locatedIn>, <https://schema.org/containedInPlace>)
   WHERE w.depth < 5
-), hits AS (
-  SELECT DISTINCT m.object_hash AS grp, c.subject_hash AS photo
+), photos AS MATERIALIZED (
+  -- The place's photos, then what they mention, then which of those are
+  -- groups: MATERIALIZED keeps that order, where PostgreSQL would start
+  -- from every group's mentions.
+  SELECT DISTINCT c.subject_hash AS photo
   FROM (SELECT DISTINCT h FROM within) p
   JOIN quads c ON c.object_hash = p.h AND c.predicate_hash = <https://schema.org/contentLocation>
-  JOIN quads m ON m.subject_hash = c.subject_hash AND m.predicate_hash = <https://schema.org/mentions>
-  WHERE EXISTS (SELECT 1 FROM quads t WHERE t.subject_hash = m.object_hash
+), mentioned AS MATERIALIZED (
+  SELECT DISTINCT m.object_hash AS grp, photos.photo
+  FROM photos JOIN quads m ON m.subject_hash = photos.photo AND m.predicate_hash = <https://schema.org/mentions>
+), hits AS (
+  SELECT grp, photo FROM mentioned WHERE EXISTS (SELECT 1 FROM quads t WHERE t.subject_hash = mentioned.grp
     AND t.predicate_hash = <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> AND t.object_hash = <https://capgraph.org/ns#ArmedGroup>)
 )
 SELECT n.value_string COLLATE "C" AS "group",

@@ -28,7 +28,7 @@ WITH subjects AS (
       WHEN @relation::text LIKE 'capgraph:%' THEN 'https://capgraph.org/ns#' || substr(@relation::text, 10)
       ELSE @relation::text END
     END AS iri
-), statements AS (
+), statements AS MATERIALIZED (
   -- Each statement of the relation about a subject and an object, in its
   -- caption's graph.
   SELECT DISTINCT s.subject_hash AS st, s.label_hash AS g, s.object_hash AS subj, o.object_hash AS obj
@@ -44,11 +44,18 @@ WITH subjects AS (
   SELECT st, g, subj, obj, subj AS ent, 'subject' AS role FROM statements
   UNION ALL
   SELECT st, g, subj, obj, obj, 'object' FROM statements
+), mentions AS MATERIALIZED (
+  -- Every mention of the statements' entities, with its caption graph,
+  -- read once and joined by graph: a country is mentioned in tens of
+  -- thousands of captions, and a look-up by entity for each statement
+  -- would read them all each time.
+  SELECT m.subject_hash AS m, m.object_hash AS ent, m.label_hash AS g
+  FROM (SELECT subj AS h FROM statements UNION SELECT obj FROM statements) e
+  JOIN quads m ON m.object_hash = e.h AND m.predicate_hash = <http://www.w3.org/2005/11/its/rdf#taIdentRef>
 ), spans AS (
   -- The mentions of the entity in the statement's caption.
-  SELECT roles.*, m.subject_hash AS m
-  FROM roles JOIN quads m ON m.object_hash = roles.ent AND m.label_hash = roles.g
-    AND m.predicate_hash = <http://www.w3.org/2005/11/its/rdf#taIdentRef>
+  SELECT roles.*, mentions.m
+  FROM roles JOIN mentions ON mentions.ent = roles.ent AND mentions.g = roles.g
 )
 SELECT DISTINCT
   COALESCE((SELECT min(v.value_string COLLATE "C") FROM quads w
