@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"strings"
 
 	"github.com/cayleygraph/cayley/graph/refs"
 	"github.com/lib/pq"
@@ -42,7 +43,7 @@ func (s *Store) QuerySQL(ctx context.Context, text string, args []any, limit int
 }
 
 func (s *Store) querySQL(ctx context.Context, text string, args []any, limit int, yield func(any, error) bool) error {
-	db, err := s.sqlDB()
+	db, settings, err := s.sqlDB(ctx)
 	if err != nil {
 		return err
 	}
@@ -51,10 +52,10 @@ func (s *Store) querySQL(ctx context.Context, text string, args []any, limit int
 		return err
 	}
 	defer tx.Rollback()
-	// PostgreSQL compiles a plan it costs high (a join over 10^5 photos)
-	// before running it: 0.3 s, more than most of these queries take.
-	if _, err := tx.ExecContext(ctx, `SET LOCAL jit = off; SET LOCAL enable_seqscan = off`); err != nil {
-		return err
+	if settings != "" {
+		if _, err := tx.ExecContext(ctx, settings); err != nil {
+			return err
+		}
 	}
 	rs, err := tx.QueryContext(ctx, text, args...)
 	if err != nil {
@@ -92,13 +93,37 @@ func (s *Store) querySQL(ctx context.Context, text string, args []any, limit int
 	return rs.Err()
 }
 
+// pgQuerySettings hold for each SQL query on PostgreSQL. PostgreSQL
+// compiles a plan it costs high (a join over 10^5 photos) before running
+// it, 0.3 s, more than most queries take; and its estimates for pairs of
+// predicate and object are off by 10-20x, which can make a scan of every
+// node look cheaper than a few thousand look-ups by key.
+const pgQuerySettings = `SET LOCAL jit = off; SET LOCAL enable_seqscan = off`
+
 // sqlDB returns the store's connection pool for QuerySQL, opening it on
-// first use.
-func (s *Store) sqlDB() (*sql.DB, error) {
-	s.sqlOnce.Do(func() {
-		s.sqlPool, s.sqlErr = sql.Open("postgres", s.pgAddr)
-	})
-	return s.sqlPool, s.sqlErr
+// first use, and the settings for the server it reaches: CockroachDB
+// speaks PostgreSQL's protocol but has neither setting. A failure is not
+// kept: the next query tries again.
+func (s *Store) sqlDB(ctx context.Context) (*sql.DB, string, error) {
+	s.sqlMu.Lock()
+	defer s.sqlMu.Unlock()
+	if s.sqlPool != nil {
+		return s.sqlPool, s.sqlSettings, nil
+	}
+	db, err := sql.Open("postgres", s.pgAddr)
+	if err != nil {
+		return nil, "", err
+	}
+	var version string
+	if err := db.QueryRowContext(ctx, `SELECT version()`).Scan(&version); err != nil {
+		db.Close()
+		return nil, "", err
+	}
+	s.sqlPool = db
+	if !strings.Contains(version, "CockroachDB") {
+		s.sqlSettings = pgQuerySettings
+	}
+	return s.sqlPool, s.sqlSettings, nil
 }
 
 // sqlArgs binds Terms as node hashes.

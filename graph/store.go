@@ -112,12 +112,13 @@ type Store struct {
 	// pgNodes answers a PostgreSQL store's look-ups of content hashes.
 	pgNodes *pgbulk.Lookup
 	// sqlPool runs a PostgreSQL store's SQL queries (QuerySQL), opened
-	// on first use.
-	sqlOnce sync.Once
-	sqlPool *sql.DB
-	sqlErr  error
-	opts    Options
-	log     *slog.Logger
+	// on first use; sqlSettings are the SET LOCAL statements each runs
+	// first.
+	sqlMu       sync.Mutex
+	sqlPool     *sql.DB
+	sqlSettings string
+	opts        Options
+	log         *slog.Logger
 	// noBulk makes Load write through Cayley even into an empty store, so
 	// that tests can compare the two.
 	noBulk bool

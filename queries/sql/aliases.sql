@@ -11,15 +11,22 @@ WITH named AS (
     AND predicate_hash = <http://www.w3.org/1999/02/22-rdf-syntax-ns#type>
     AND object_hash IN (<https://schema.org/Person>, <https://schema.org/Place>, <https://schema.org/Organization>,
       <https://schema.org/NewsMediaOrganization>, <https://schema.org/Event>)
+), alternate AS MATERIALIZED (
+  -- Alternate names and alias links are few (thousands at 10^5
+  -- captions): read whole and hashed against the entities, rather than
+  -- looked up for each of thousands of entities.
+  SELECT subject_hash, object_hash FROM quads WHERE predicate_hash = <https://schema.org/alternateName>
+), alias AS MATERIALIZED (
+  SELECT subject_hash, object_hash FROM quads WHERE predicate_hash = <https://capgraph.org/ns#aliasOf>
 ), links AS (
   SELECT DISTINCT q.subject_hash AS entity, q.object_hash AS alias, 'schema:alternateName' AS via
-  FROM ents JOIN quads q ON q.subject_hash = ents.h AND q.predicate_hash = <https://schema.org/alternateName>
+  FROM alternate q JOIN ents ON ents.h = q.subject_hash
   UNION
   SELECT q.object_hash, q.subject_hash, 'capgraph:aliasOf'
-  FROM ents JOIN quads q ON q.subject_hash = ents.h AND q.predicate_hash = <https://capgraph.org/ns#aliasOf>
+  FROM alias q JOIN ents ON ents.h = q.subject_hash
   UNION
   SELECT q.object_hash, q.subject_hash, 'capgraph:aliasOf'
-  FROM ents JOIN quads q ON q.object_hash = ents.h AND q.predicate_hash = <https://capgraph.org/ns#aliasOf>
+  FROM alias q JOIN ents ON ents.h = q.object_hash
 )
 SELECT e.value_string COLLATE "C" AS entity,
   COALESCE((SELECT min(v.value_string COLLATE "C") FROM quads l JOIN nodes v ON v.hash = l.object_hash
