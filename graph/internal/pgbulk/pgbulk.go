@@ -11,7 +11,8 @@
 // Each chunk of quads is copied into quads (COPY), and the chunk's nodes,
 // with their reference counts, into a temporary table; Commit sums those
 // into nodes, builds the indexes and constraints again as they were, and
-// commits. A killed or failed load therefore leaves the store as it was,
+// commits; then it vacuums and analyses both tables, so that the first
+// queries find a visibility map and statistics. A killed or failed load therefore leaves the store as it was,
 // empty, and the store a commit leaves is one Cayley wrote: the same rows,
 // counts and indexes.
 //
@@ -306,8 +307,12 @@ func (l *Loader) Commit() error {
 		l.Abandon()
 		return err
 	}
+	// VACUUM as well as ANALYZE: a table written at once has no
+	// visibility map yet, so every index-only scan reads the table too
+	// until autovacuum gets to it a minute or more later; saved queries
+	// ran up to 3.5x slower meanwhile.
 	for _, table := range []string{"nodes", "quads"} {
-		if _, err := l.db.Exec(`ANALYZE ` + table); err != nil {
+		if _, err := l.db.Exec(`VACUUM (ANALYZE) ` + table); err != nil {
 			l.db.Close()
 			return err
 		}
