@@ -11,6 +11,7 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/capgraph/capgraph/extract"
+	"github.com/capgraph/capgraph/graph/internal/pgbulk"
 	"github.com/capgraph/capgraph/graph/model"
 )
 
@@ -67,6 +68,15 @@ func (s *Store) Load(ctx context.Context, xs iter.Seq2[extract.Extraction, error
 	}
 	if opts.Progress == nil {
 		opts.Progress = func(LoadStats) {}
+	}
+	if s.pgAddr != "" {
+		unlock, err := pgbulk.LockBuilds(ctx, s.pgAddr, func() {
+			s.log.Info("waiting for another build of the store to finish", "store", s.addr)
+		})
+		if err != nil {
+			return LoadStats{}, fmt.Errorf("graph: load %s: %w", s.addr, err)
+		}
+		defer unlock()
 	}
 	l := &loading{
 		s:         s,

@@ -52,6 +52,7 @@ import (
 	_ "github.com/cayleygraph/cayley/graph/sql/postgres"
 	"github.com/cayleygraph/cayley/query"
 	_ "github.com/cayleygraph/cayley/query/gizmo" // Query languages
+	"github.com/lib/pq"
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
 
@@ -155,7 +156,7 @@ func Open(ctx context.Context, addr string, opts Options) (*Store, error) {
 		s.qs, err = cgraph.NewQuadStore("memstore", "", nil)
 	case strings.HasPrefix(addr, "postgres://"), strings.HasPrefix(addr, "postgresql://"):
 		s.addr, s.pgAddr = redact(addr), addr
-		if err = cgraph.InitQuadStore(pgBackend, addr, nil); err == nil || errors.Is(err, cgraph.ErrDatabaseExists) {
+		if err = initPostgres(addr); err == nil {
 			s.qs, err = cgraph.NewQuadStore(pgBackend, addr, nil)
 		}
 	default:
@@ -193,6 +194,25 @@ func Open(ctx context.Context, addr string, opts Options) (*Store, error) {
 	}
 	log.Debug("opened store", "store", s.addr)
 	return s, nil
+}
+
+// initPostgres creates Cayley's tables in the database at addr unless they
+// exist. Two builds that open a new store at once both create them, and
+// the second's CREATE fails on PostgreSQL's catalogue: it tries again,
+// and then finds them.
+func initPostgres(addr string) error {
+	for attempt := 1; ; attempt++ {
+		err := cgraph.InitQuadStore(pgBackend, addr, nil)
+		var pqErr *pq.Error
+		switch {
+		case err == nil, errors.Is(err, cgraph.ErrDatabaseExists):
+			return nil
+		case attempt < 5 && errors.As(err, &pqErr) && (pqErr.Code == "23505" || pqErr.Code == "42P07"): // unique_violation, duplicate_table
+			time.Sleep(time.Duration(attempt) * 50 * time.Millisecond)
+		default:
+			return err
+		}
+	}
 }
 
 // redact hides the password of a database URL in messages.

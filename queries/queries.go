@@ -238,7 +238,7 @@ func loadFS(fsys fs.FS, dir string, builtin bool) ([]Query, error) {
 			return nil, err
 		}
 		name := strings.TrimSuffix(filepath.Base(p), ".gizmo")
-		q, err := Parse(name, string(b))
+		q, err := parseFS(fsys, dir, name, string(b))
 		if err != nil {
 			if builtin {
 				return nil, err
@@ -249,22 +249,6 @@ func loadFS(fsys fs.FS, dir string, builtin bool) ([]Query, error) {
 			broken.Files[name] = err
 			continue
 		}
-		if rq, err := fs.ReadFile(fsys, filepath.Join(dir, "sparql", name+".rq")); err == nil {
-			q.SPARQL = string(rq)
-		}
-		if b, err := fs.ReadFile(fsys, filepath.Join(dir, "sql", name+".sql")); err == nil {
-			q.SQL = string(b)
-			if err := q.checkSQL(); err != nil {
-				if builtin {
-					return nil, err
-				}
-				if broken == nil {
-					broken = &BrokenError{Files: map[string]error{}}
-				}
-				broken.Files[name] = err
-				continue
-			}
-		}
 		q.Builtin = builtin
 		qs = append(qs, q)
 	}
@@ -273,6 +257,25 @@ func loadFS(fsys fs.FS, dir string, builtin bool) ([]Query, error) {
 		return qs, broken
 	}
 	return qs, nil
+}
+
+// parseFS parses the query name of dir from its text, with its twins from
+// sparql/ and sql/ beside it, if there.
+func parseFS(fsys fs.FS, dir, name, text string) (Query, error) {
+	q, err := Parse(name, text)
+	if err != nil {
+		return q, err
+	}
+	if b, err := fs.ReadFile(fsys, filepath.Join(dir, "sparql", name+".rq")); err == nil {
+		q.SPARQL = string(b)
+	}
+	if b, err := fs.ReadFile(fsys, filepath.Join(dir, "sql", name+".sql")); err == nil {
+		q.SQL = string(b)
+		if err := q.checkSQL(); err != nil {
+			return q, err
+		}
+	}
+	return q, nil
 }
 
 // Lookup returns the query of qs with the given name.

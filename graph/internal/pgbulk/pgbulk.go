@@ -328,3 +328,52 @@ func (l *Loader) Abandon() {
 	}
 	l.db.Close()
 }
+
+// buildLockClass is the first key of the advisory lock that LockBuilds
+// takes ("capg"); the second is the store's quads table.
+const buildLockClass = 0x63617067
+
+// LockBuilds waits until no other build writes to the store at addr, and
+// then keeps others waiting until unlock is called or the process ends
+// (PostgreSQL drops a session's advisory locks with its connection). It
+// calls waiting first if it has to wait. Builds write one at a time
+// because Cayley's writer keeps each node's reference count in a
+// read-modify-write of its own: two builders adding the same quad (a
+// shared entity's description, a tally) both count it, and the store
+// keeps nodes that no quad names.
+func LockBuilds(ctx context.Context, addr string, waiting func()) (unlock func(), err error) {
+	db, err := sql.Open("postgres", addr)
+	if err != nil {
+		return nil, err
+	}
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	fail := func(err error) (func(), error) {
+		conn.Close()
+		db.Close()
+		return nil, err
+	}
+	// Keyed by the table, so that stores in other schemas of the same
+	// database do not wait for each other.
+	const key = `$1::int, 'quads'::regclass::oid::int`
+	var got bool
+	if err := conn.QueryRowContext(ctx, `SELECT pg_try_advisory_lock(`+key+`)`, buildLockClass).Scan(&got); err != nil {
+		return fail(err)
+	}
+	if !got {
+		if waiting != nil {
+			waiting()
+		}
+		if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock(`+key+`)`, buildLockClass); err != nil {
+			return fail(err)
+		}
+	}
+	return func() {
+		conn.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock(`+key+`)`, buildLockClass)
+		conn.Close()
+		db.Close()
+	}, nil
+}
