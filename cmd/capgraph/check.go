@@ -17,17 +17,19 @@ func newCheckCmd(a *app, runF func(context.Context) error) *cobra.Command {
 		Use:   "check [flags]",
 		Short: "Verify that the graph store is sound",
 		Long: `Check reads the store named by --store and verifies it: bbolt's page
-structure (every page reachable or free, none twice, keys in order),
-capgraph's metadata, that its statistics can be read, and that the tallies
-(the photo counts that agencies, people and the other count queries read)
-agree with a count of the caption graphs; a build killed part-way leaves
-them incomplete until the next build counts them anew. It only reads,
-under the shared lock, so it may run beside serve. It prints what is wrong
-and exits 1, or one line and exits 0. A store file cut short is refused
-before it is read. Only the embedded store is checked; PostgreSQL checks
-itself.`,
-		Example: `  $ capgraph check --store graph.db`,
-		Args:    cobra.NoArgs,
+structure (every page reachable or free, none twice, keys in order) and
+capgraph's metadata, or on PostgreSQL, whose server checks its own pages,
+that every node's reference count is the number of quads that name it and
+no node is left that none names; then, on both, that its statistics can
+be read and that the tallies (the photo counts that agencies, people and
+the other count queries read) agree with a count of the caption graphs; a
+build killed part-way leaves them incomplete until the next build counts
+them anew. It only reads, under the shared lock, so it may run beside
+serve. It prints what is wrong and exits 1, or one line and exits 0. A
+store file cut short is refused before it is read.`,
+		Example: `  $ capgraph check --store graph.db
+  $ capgraph check --store 'postgres://capgraph@localhost/archive'`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(cmd.Context())

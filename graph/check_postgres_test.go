@@ -1,0 +1,49 @@
+package graph
+
+import (
+	"database/sql"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestCheckPostgres checks a PostgreSQL store: sound after a load, and
+// then with a node's reference count raised and a node that no quad
+// names, as builders that raced each other left them.
+func TestCheckPostgres(t *testing.T) {
+	s := openPostgres(t)
+	loadAll(t, s, exampleExtractions(t))
+	r, err := s.Check(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Problems) > 0 || r.Captions == 0 || r.Quads == 0 {
+		t.Fatalf("after a load: %+v", r)
+	}
+	db, err := sql.Open("postgres", os.Getenv("CAPGRAPH_TEST_POSTGRES"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range []string{
+		`UPDATE nodes SET refs = refs + 1 WHERE value_string = 'Idlib'`,
+		`INSERT INTO nodes (hash, refs, value_string) VALUES ('\x00112233445566778899aabbccddeeff00112233', 1, 'left behind')`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err = s.Check(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(r.Problems, "\n")
+	for _, want := range []string{`node "Idlib" counts`, `node "left behind" is named by no quad but counts 1 references`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("problems lack %q:\n%s", want, got)
+		}
+	}
+	if len(r.Problems) != 2 {
+		t.Errorf("%d problems, want 2:\n%s", len(r.Problems), got)
+	}
+}
