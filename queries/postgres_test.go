@@ -3,10 +3,7 @@ package queries_test
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"maps"
-	"net/url"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -15,6 +12,7 @@ import (
 	"github.com/capgraph/capgraph/extract"
 	"github.com/capgraph/capgraph/extract/synth"
 	"github.com/capgraph/capgraph/graph"
+	"github.com/capgraph/capgraph/internal/pgtest"
 	"github.com/capgraph/capgraph/queries"
 )
 
@@ -25,33 +23,9 @@ import (
 // people and groups-in-place crashed the process on PostgreSQL, a nil
 // dereference inside Cayley's SQL iterator.)
 func TestBuiltinsOnPostgres(t *testing.T) {
-	addr := os.Getenv("CAPGRAPH_TEST_POSTGRES")
-	if addr == "" {
-		t.Skip("CAPGRAPH_TEST_POSTGRES not set (.ci/run sets it to a local PostgreSQL)")
-	}
 	// A schema of its own: graph's tests use the same database at the
 	// same time, in another process.
-	db, err := sql.Open("postgres", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, stmt := range []string{
-		`DROP SCHEMA IF EXISTS capgraph_queries_test CASCADE`,
-		`CREATE SCHEMA capgraph_queries_test`,
-	} {
-		if _, err := db.Exec(stmt); err != nil {
-			t.Fatal(err)
-		}
-	}
-	db.Close()
-	u, err := url.Parse(addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v := u.Query()
-	v.Set("search_path", "capgraph_queries_test")
-	u.RawQuery = v.Encode()
-	addr = u.String()
+	addr := pgtest.Schema(t, "capgraph_queries_test")
 
 	xs, err := synth.Extractions(7, 0, 150)
 	if err != nil {

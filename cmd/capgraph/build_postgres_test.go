@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"database/sql"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -13,33 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capgraph/capgraph/internal/pgtest"
 	_ "github.com/lib/pq"
 )
-
-// postgresSchema returns the address of a schema of its own, emptied, in
-// the scratch database that CAPGRAPH_TEST_POSTGRES names, so that this
-// package's tests do not meet other packages' in the same database; or
-// it skips the test.
-func postgresSchema(t *testing.T, schema string) string {
-	t.Helper()
-	addr := os.Getenv("CAPGRAPH_TEST_POSTGRES")
-	if addr == "" {
-		t.Skip("CAPGRAPH_TEST_POSTGRES is unset: set it to a postgres:// URL of a scratch database to test the SQL backend")
-	}
-	db, err := sql.Open("postgres", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.Exec(fmt.Sprintf(`DROP SCHEMA IF EXISTS %[1]s CASCADE; CREATE SCHEMA %[1]s`, schema)); err != nil {
-		t.Fatal(err)
-	}
-	sep := "?"
-	if strings.Contains(addr, "?") {
-		sep = "&"
-	}
-	return addr + sep + "search_path=" + schema
-}
 
 // exportedQuads returns the store's N-Quads, sorted, with load times
 // blanked.
@@ -59,7 +34,7 @@ func exportedQuads(t *testing.T, bin, store string) []string {
 // store then holds, quad for quad, what a build nobody stopped writes.
 func TestBuildKilledPostgres(t *testing.T) {
 	bin := capgraphBinary(t)
-	store := postgresSchema(t, "capgraph_cmd_killed")
+	store := pgtest.Schema(t, "capgraph_cmd_killed")
 	const n = 3000
 	in := writeCaptions(t, n)
 	if out, err := exec.Command(bin, "build", "--store", store, in).CombinedOutput(); err != nil {
@@ -69,7 +44,7 @@ func TestBuildKilledPostgres(t *testing.T) {
 
 	// The build's connections by name: other packages' tests may copy
 	// into the same database meanwhile.
-	store = postgresSchema(t, "capgraph_cmd_killed") + "&application_name=capgraph_killed"
+	store = pgtest.Schema(t, "capgraph_cmd_killed") + "&application_name=capgraph_killed"
 	db, err := sql.Open("postgres", store)
 	if err != nil {
 		t.Fatal(err)
@@ -122,7 +97,7 @@ func TestBuildKilledPostgres(t *testing.T) {
 // from the same captions, where Gizmo does: the same output.
 func TestQueryOnPostgres(t *testing.T) {
 	bin := capgraphBinary(t)
-	pg := postgresSchema(t, "capgraph_cmd_query")
+	pg := pgtest.Schema(t, "capgraph_cmd_query")
 	bolt := filepath.Join(t.TempDir(), "store")
 	in := writeCaptions(t, 200)
 	for _, store := range []string{pg, bolt} {
@@ -174,14 +149,14 @@ func TestTwoBuildersPostgres(t *testing.T) {
 		writeFile(t, dir, "second.jsonl", strings.Join(lines[len(lines)/2:], "")),
 	}
 
-	one := postgresSchema(t, "capgraph_cmd_one_builder")
+	one := pgtest.Schema(t, "capgraph_cmd_one_builder")
 	start := time.Now()
 	if out, err := exec.Command(bin, "build", "-q", "--store", one, all).CombinedOutput(); err != nil {
 		t.Fatalf("one builder: %v\n%s", err, out)
 	}
 	t.Logf("one builder: %v", time.Since(start).Round(time.Millisecond))
 
-	two := postgresSchema(t, "capgraph_cmd_two_builders")
+	two := pgtest.Schema(t, "capgraph_cmd_two_builders")
 	start = time.Now()
 	cmds := make([]*exec.Cmd, 2)
 	outs := make([]*bytes.Buffer, 2)

@@ -335,7 +335,7 @@ const buildLockClass = 0x63617067
 
 // LockBuilds waits until no other build writes to the store at addr, and
 // then keeps others waiting until unlock is called or the process ends
-// (PostgreSQL drops a session's advisory locks with its connection). It
+// (PostgreSQL drops a connection's advisory locks when it closes). It
 // calls waiting first if it has to wait. Builds write one at a time
 // because Cayley's writer keeps each node's reference count in a
 // read-modify-write of its own: two builders adding the same quad (a

@@ -2,10 +2,7 @@ package web
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
-	"net/url"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -14,6 +11,7 @@ import (
 	"github.com/capgraph/capgraph/extract"
 	"github.com/capgraph/capgraph/extract/synth"
 	"github.com/capgraph/capgraph/graph"
+	"github.com/capgraph/capgraph/internal/pgtest"
 	"github.com/capgraph/capgraph/queries"
 )
 
@@ -21,26 +19,7 @@ import (
 // where their SQL twins run, and from a bbolt store of the same captions,
 // where Gizmo does: every answer has the same rows.
 func TestSavedQueriesOnPostgres(t *testing.T) {
-	addr := os.Getenv("CAPGRAPH_TEST_POSTGRES")
-	if addr == "" {
-		t.Skip("CAPGRAPH_TEST_POSTGRES is unset: set it to a postgres:// URL of a scratch database to test the SQL backend")
-	}
-	// A schema of its own: other packages' tests use the database too.
-	db, err := sql.Open("postgres", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec(`DROP SCHEMA IF EXISTS capgraph_web_test CASCADE; CREATE SCHEMA capgraph_web_test`); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	u, err := url.Parse(addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v := u.Query()
-	v.Set("search_path", "capgraph_web_test")
-	u.RawQuery = v.Encode()
+	addr := pgtest.Schema(t, "capgraph_web_test")
 
 	xs, err := synth.Extractions(11, 0, 150)
 	if err != nil {
@@ -73,7 +52,7 @@ func TestSavedQueriesOnPostgres(t *testing.T) {
 		}
 		return srv
 	}
-	pg, bolt := serve(u.String()), serve(filepath.Join(t.TempDir(), "store"))
+	pg, bolt := serve(addr), serve(filepath.Join(t.TempDir(), "store"))
 	rows := func(srv *Server, name, body string) string {
 		code, _, out := do(t, srv, "POST", "/api/queries/"+name, body)
 		if code != 200 {
