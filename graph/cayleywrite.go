@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 
-	cgraph "github.com/cayleygraph/cayley/graph"
 	"github.com/cayleygraph/quad"
 
 	"github.com/capgraph/capgraph/graph/model"
@@ -142,8 +141,7 @@ func (w *cayleyWriter) commit(ctx context.Context) error {
 		return fmt.Errorf("graph: read %s: %w", s.addr, err)
 	}
 	for _, part := range b.transactions() {
-		err := s.qs.ApplyDeltas(part, cgraph.IgnoreOpts{IgnoreDup: true, IgnoreMissing: true})
-		s.written()
+		err := s.apply(ctx, part)
 		if err != nil {
 			w.counts.broken = true
 			return fmt.Errorf("graph: write to %s: %w", s.addr, err)

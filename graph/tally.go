@@ -298,8 +298,7 @@ func (s *Store) writeQuadCounts(ctx context.Context, c *quadCounts) error {
 		b.add(countQuad(talliesGraph, total))
 	}
 	for _, part := range b.transactions() {
-		err := s.qs.ApplyDeltas(part, cgraph.IgnoreOpts{IgnoreDup: true, IgnoreMissing: true})
-		s.written()
+		err := s.apply(ctx, part)
 		if err != nil {
 			return err
 		}
@@ -421,8 +420,7 @@ func (s *Store) ensureTallies(ctx context.Context) error {
 		if len(deltas) == 0 {
 			continue
 		}
-		err = s.qs.ApplyDeltas(deltas, cgraph.IgnoreOpts{IgnoreDup: true, IgnoreMissing: true})
-		s.written()
+		err = s.apply(ctx, deltas)
 		if err != nil {
 			return err
 		}

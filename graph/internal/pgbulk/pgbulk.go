@@ -16,6 +16,11 @@
 // empty, and the store a commit leaves is one Cayley wrote: the same rows,
 // counts and indexes.
 //
+// [Apply] writes the later builds' transactions: their quads and nodes
+// copied into temporary tables, and a few statements that add them with
+// the reference counts, where Cayley's writer sends a statement per quad
+// and per node.
+//
 // [Quads] reads every quad back in one query that joins the quads with
 // their nodes.
 package pgbulk
@@ -218,7 +223,7 @@ func (l *Loader) flush() error {
 		row[4] = l.now
 		quads[i] = row
 	}
-	if err := l.copy("quads", []string{"subject_hash", "predicate_hash", "object_hash", "label_hash", "ts"}, quads); err != nil {
+	if err := copyRows(l.ctx, l.tx, "quads", []string{"subject_hash", "predicate_hash", "object_hash", "label_hash", "ts"}, quads); err != nil {
 		return fmt.Errorf("copy quads: %w", err)
 	}
 	nodes := make([][]any, 0, len(l.nodes))
@@ -229,31 +234,13 @@ func (l *Loader) flush() error {
 		}
 		nodes = append(nodes, row)
 	}
-	if err := l.copy("pgbulk_nodes", nodeColumns, nodes); err != nil {
+	if err := copyRows(l.ctx, l.tx, "pgbulk_nodes", nodeColumns, nodes); err != nil {
 		return fmt.Errorf("copy nodes: %w", err)
 	}
 	l.total += len(l.quads)
 	l.quads = l.quads[:0]
 	clear(l.nodes)
 	return nil
-}
-
-func (l *Loader) copy(table string, cols []string, rows [][]any) error {
-	st, err := l.tx.Prepare(pq.CopyIn(table, cols...))
-	if err != nil {
-		return err
-	}
-	for _, r := range rows {
-		if _, err := st.Exec(r...); err != nil {
-			st.Close()
-			return err
-		}
-	}
-	if _, err := st.Exec(); err != nil {
-		st.Close()
-		return err
-	}
-	return st.Close()
 }
 
 // nodeRow is the row of nodes for v, as Cayley's writer fills it
@@ -337,10 +324,9 @@ const buildLockClass = 0x63617067
 // then keeps others waiting until unlock is called or the process ends
 // (PostgreSQL drops a connection's advisory locks when it closes). It
 // calls waiting first if it has to wait. Builds write one at a time
-// because Cayley's writer keeps each node's reference count in a
-// read-modify-write of its own: two builders adding the same quad (a
-// shared entity's description, a tally) both count it, and the store
-// keeps nodes that no quad names.
+// because a build reads what it then rewrites: a tally it adds to, an
+// entity's description it brings up to date. Two at once would both add
+// to the count they read, and one's addition would be lost.
 func LockBuilds(ctx context.Context, addr string, waiting func()) (unlock func(), err error) {
 	db, err := sql.Open("postgres", addr)
 	if err != nil {
