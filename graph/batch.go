@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"slices"
 
 	cgraph "github.com/cayleygraph/cayley/graph"
 	"github.com/cayleygraph/quad"
@@ -95,31 +96,32 @@ func (b *batch) reset() {
 // missing and deletes what the extraction no longer says. It returns the
 // number of quads added or removed.
 func (s *Store) describe(ctx context.Context, b *batch, desc []quad.Quad, described map[quad.Value]bool) (int, error) {
-	n := 0
-	for i := 0; i < len(desc); {
-		subj := desc[i].Subject
-		j := i
-		for j < len(desc) && desc[j].Subject == subj {
-			j++
+	// The nodes met for the first time, in the order desc first names
+	// them. Quads of one subject are contiguous except when an admin
+	// chain or a later entity adds to a subject seen before.
+	var fresh []quad.Value
+	for _, q := range desc {
+		if !described[q.Subject] && !slices.Contains(fresh, q.Subject) {
+			fresh = append(fresh, q.Subject)
 		}
-		// Quads of one subject are contiguous except when an admin chain
-		// or a later entity adds to a subject seen before: gather them.
+	}
+	if len(fresh) == 0 {
+		return 0, nil
+	}
+	stored, err := s.descriptions(ctx, fresh)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, subj := range fresh {
+		described[subj] = true
 		want := make(map[quad.Quad]bool)
-		for _, q := range desc[i:] {
+		for _, q := range desc {
 			if q.Subject == subj {
 				want[q] = true
 			}
 		}
-		i = j
-		if described[subj] {
-			continue
-		}
-		described[subj] = true
-		stored, err := s.description(ctx, subj)
-		if err != nil {
-			return n, err
-		}
-		for _, q := range stored {
+		for _, q := range stored[subj] {
 			if want[q] {
 				delete(want, q)
 			} else {

@@ -15,6 +15,9 @@ import (
 
 // subjectQuads returns the quads with subject v labelled g.
 func (s *Store) subjectQuads(ctx context.Context, v quad.Value, g quad.IRI) ([]quad.Quad, error) {
+	if s.pgNodes != nil {
+		return s.pgNodes.Quads(ctx, nil, []quad.Value{v}, g)
+	}
 	ref, err := s.qs.ValueOf(v)
 	if err != nil || ref == nil {
 		return nil, err
@@ -41,8 +44,8 @@ func (s *Store) appendQuads(ctx context.Context, out []quad.Quad, it iterator.Sh
 // description returns the stored description of entity node v: its quads
 // in the entities graph. On the kv stores it scans the subject-predicate
 // index once per description predicate, so its cost does not grow with
-// the number of captions that name v; elsewhere it reads every quad with
-// subject v.
+// the number of captions that name v; on PostgreSQL it reads them in one
+// round trip (labelledQuads); in memory it reads every quad with subject v.
 func (s *Store) description(ctx context.Context, v quad.Value) ([]quad.Quad, error) {
 	kqs, ok := s.qs.(*kv.QuadStore)
 	if !ok {
@@ -69,9 +72,34 @@ func (s *Store) description(ctx context.Context, v quad.Value) ([]quad.Quad, err
 	return out, nil
 }
 
+// descriptions returns the stored descriptions of the entity nodes vs, by
+// node: on PostgreSQL in one round trip.
+func (s *Store) descriptions(ctx context.Context, vs []quad.Value) (map[quad.Value][]quad.Quad, error) {
+	out := make(map[quad.Value][]quad.Quad, len(vs))
+	if s.pgNodes != nil {
+		qs, err := s.pgNodes.Quads(ctx, nil, vs, entitiesGraph)
+		for _, q := range qs {
+			out[q.Subject] = append(out[q.Subject], q)
+		}
+		return out, err
+	}
+	for _, v := range vs {
+		d, err := s.description(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		out[v] = d
+	}
+	return out, nil
+}
+
 // labelledQuads returns the quads with subject v labelled g, filtered by
-// the store (one SQL query on the SQL backends) rather than here.
+// the store rather than here: on PostgreSQL in one query that reads their
+// values too (pgbulk.Lookup).
 func (s *Store) labelledQuads(ctx context.Context, v quad.Value, g quad.IRI) ([]quad.Quad, error) {
+	if s.pgNodes != nil {
+		return s.pgNodes.Quads(ctx, nil, []quad.Value{v}, g)
+	}
 	ref, err := s.qs.ValueOf(v)
 	if err != nil || ref == nil {
 		return nil, err

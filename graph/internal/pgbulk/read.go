@@ -11,6 +11,7 @@ import (
 	"github.com/cayleygraph/cayley/graph/refs"
 	"github.com/cayleygraph/quad"
 	"github.com/cayleygraph/quad/pquads"
+	"github.com/lib/pq"
 )
 
 // valueColumns are the columns of a node that hold its value, in the
@@ -135,12 +136,14 @@ func (n *nodeValue) value() (quad.Value, error) {
 	return nil, nil
 }
 
-// A Lookup tells whether a PostgreSQL store holds a node, in one read of
-// the nodes' primary key by a prepared statement: Cayley's iterator
-// plans, writes and sends a query of its own each time.
+// A Lookup answers a build's look-ups in a PostgreSQL store, each in one
+// round trip by a prepared statement: Cayley's iterator plans, writes and
+// sends a query of its own each time, and another for each node it has
+// not seen.
 type Lookup struct {
-	db  *sql.DB
-	has *sql.Stmt
+	db    *sql.DB
+	has   *sql.Stmt
+	quads *sql.Stmt
 }
 
 // NewLookup prepares a Lookup on the store at addr.
@@ -149,12 +152,26 @@ func NewLookup(ctx context.Context, addr string) (*Lookup, error) {
 	if err != nil {
 		return nil, err
 	}
-	has, err := db.PrepareContext(ctx, `SELECT EXISTS (SELECT 1 FROM nodes WHERE hash = $1)`)
+	l := &Lookup{db: db}
+	var cols []string
+	for _, t := range []string{"s", "p", "o"} {
+		for c := range strings.SplitSeq(valueColumns, ", ") {
+			cols = append(cols, t+"."+c)
+		}
+	}
+	if l.has, err = db.PrepareContext(ctx, `SELECT EXISTS (SELECT 1 FROM nodes WHERE hash = $1)`); err == nil {
+		l.quads, err = db.PrepareContext(ctx, `SELECT `+strings.Join(cols, ", ")+`
+			FROM quads q
+			JOIN nodes s ON s.hash = q.subject_hash
+			JOIN nodes p ON p.hash = q.predicate_hash
+			JOIN nodes o ON o.hash = q.object_hash
+			WHERE q.subject_hash = ANY($1) AND q.label_hash = $2`)
+	}
 	if err != nil {
-		db.Close()
+		l.Close()
 		return nil, err
 	}
-	return &Lookup{db: db, has: has}, nil
+	return l, nil
 }
 
 // Has reports whether the store holds v. Cayley deletes a node with its
@@ -166,7 +183,47 @@ func (l *Lookup) Has(ctx context.Context, v quad.Value) (bool, error) {
 	return ok, err
 }
 
+// Quads appends to out the quads in graph g whose subject is one of
+// subjects, in no particular order.
+func (l *Lookup) Quads(ctx context.Context, out []quad.Quad, subjects []quad.Value, g quad.Value) ([]quad.Quad, error) {
+	hs := make(pq.ByteaArray, len(subjects))
+	for i, v := range subjects {
+		h := refs.HashOf(v)
+		hs[i] = h[:]
+	}
+	gh := refs.HashOf(g)
+	rows, err := l.quads.QueryContext(ctx, hs, gh[:])
+	if err != nil {
+		return out, err
+	}
+	defer rows.Close()
+	var vals [3]nodeValue
+	dest := make([]any, 0, 30)
+	for i := range vals {
+		dest = append(dest, vals[i].dest()...)
+	}
+	for rows.Next() {
+		if err := rows.Scan(dest...); err != nil {
+			return out, err
+		}
+		q := quad.Quad{Label: g}
+		for i, p := range [3]*quad.Value{&q.Subject, &q.Predicate, &q.Object} {
+			if *p, err = vals[i].value(); err != nil {
+				return out, err
+			}
+		}
+		out = append(out, q)
+	}
+	return out, rows.Err()
+}
+
 // Close closes the Lookup's connections.
 func (l *Lookup) Close() error {
-	return errors.Join(l.has.Close(), l.db.Close())
+	var errs []error
+	for _, st := range []*sql.Stmt{l.has, l.quads} {
+		if st != nil {
+			errs = append(errs, st.Close())
+		}
+	}
+	return errors.Join(append(errs, l.db.Close())...)
 }
