@@ -194,6 +194,9 @@ func (s *Store) collectOrphans(ctx context.Context, b *batch, described map[quad
 // referenced reports whether a stored quad not in deleted has v as its
 // object.
 func (s *Store) referenced(ctx context.Context, v quad.Value, deleted map[quad.Quad]bool) (bool, error) {
+	if s.pgNodes != nil {
+		return s.pgNodes.Referenced(ctx, v, func(q quad.Quad) bool { return deleted[q] })
+	}
 	ref, err := s.qs.ValueOf(v)
 	if err != nil || ref == nil {
 		return false, err

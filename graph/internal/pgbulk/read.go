@@ -141,9 +141,10 @@ func (n *nodeValue) value() (quad.Value, error) {
 // sends a query of its own each time, and another for each node it has
 // not seen.
 type Lookup struct {
-	db    *sql.DB
-	has   *sql.Stmt
-	quads *sql.Stmt
+	db      *sql.DB
+	has     *sql.Stmt
+	quads   *sql.Stmt
+	objects *sql.Stmt
 }
 
 // NewLookup prepares a Lookup on the store at addr.
@@ -166,6 +167,17 @@ func NewLookup(ctx context.Context, addr string) (*Lookup, error) {
 			JOIN nodes p ON p.hash = q.predicate_hash
 			JOIN nodes o ON o.hash = q.object_hash
 			WHERE q.subject_hash = ANY($1) AND q.label_hash = $2`)
+	}
+	if err == nil {
+		// In the order of osp_index, so that a page is a range of it.
+		l.objects, err = db.PrepareContext(ctx, `SELECT `+strings.Join(cols[:20], ", ")+`, `+strings.ReplaceAll(strings.Join(cols[:10], ", "), "s.", "l.")+`
+			FROM quads q
+			JOIN nodes s ON s.hash = q.subject_hash
+			JOIN nodes p ON p.hash = q.predicate_hash
+			LEFT JOIN nodes l ON l.hash = q.label_hash
+			WHERE q.object_hash = $1
+			ORDER BY q.subject_hash, q.predicate_hash, q.label_hash
+			LIMIT $2 OFFSET $3`)
 	}
 	if err != nil {
 		l.Close()
@@ -217,10 +229,53 @@ func (l *Lookup) Quads(ctx context.Context, out []quad.Quad, subjects []quad.Val
 	return out, rows.Err()
 }
 
+// Referenced reports whether the store holds a quad with object v for
+// which except is false. It reads the quads a page at a time and stops at
+// the first such quad: a country is the object of a quad in most
+// captions, and Cayley's iterator reads them all.
+func (l *Lookup) Referenced(ctx context.Context, v quad.Value, except func(quad.Quad) bool) (bool, error) {
+	h := refs.HashOf(v)
+	for offset, limit := 0, 16; ; offset, limit = offset+limit, 4*limit {
+		n, found, err := l.referencedPage(ctx, v, h[:], limit, offset, except)
+		if err != nil || found || n < limit {
+			return found, err
+		}
+	}
+}
+
+func (l *Lookup) referencedPage(ctx context.Context, v quad.Value, h []byte, limit, offset int, except func(quad.Quad) bool) (n int, found bool, err error) {
+	rows, err := l.objects.QueryContext(ctx, h, limit, offset)
+	if err != nil {
+		return 0, false, err
+	}
+	defer rows.Close()
+	var vals [3]nodeValue
+	dest := make([]any, 0, 30)
+	for i := range vals {
+		dest = append(dest, vals[i].dest()...)
+	}
+	for rows.Next() {
+		n++
+		if err := rows.Scan(dest...); err != nil {
+			return n, false, err
+		}
+		q := quad.Quad{Object: v}
+		for i, p := range [3]*quad.Value{&q.Subject, &q.Predicate, &q.Label} {
+			if *p, err = vals[i].value(); err != nil {
+				return n, false, err
+			}
+		}
+		if !except(q) {
+			return n, true, nil
+		}
+	}
+	return n, false, rows.Err()
+}
+
 // Close closes the Lookup's connections.
 func (l *Lookup) Close() error {
 	var errs []error
-	for _, st := range []*sql.Stmt{l.has, l.quads} {
+	for _, st := range []*sql.Stmt{l.has, l.quads, l.objects} {
 		if st != nil {
 			errs = append(errs, st.Close())
 		}
