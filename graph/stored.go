@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -119,18 +120,26 @@ func (s *Store) labelledQuads(ctx context.Context, v quad.Value, g quad.IRI) ([]
 // every capgraph store is created with.
 var subjectPredicate = kv.QuadIndex{Dirs: []quad.Direction{quad.Subject, quad.Predicate}}
 
-// captionQuads returns every quad of caption id's graph, or nil when it
-// has none. Cayley indexes quads by subject and object only, so the graph
-// is read from its own nodes: the graph node, the photo, the mentions
-// <g>#m0, #m1, ... and statements <g>#r0, #r1, ... up to the first that is
-// absent, and every other <g>#... node they name; a fact whose subject is
-// an entity is rebuilt from its statement (rdf:subject, rdf:predicate,
-// rdf:object).
+// captionQuads returns every quad of caption id's graph, or nil when its
+// graph node has none. PostgreSQL reads them by graph, in one query.
+// Cayley's kv stores index quads by subject and object only, so there the
+// graph is read from its own nodes: the graph node, the photo, the
+// mentions <g>#m0, #m1, ... and statements <g>#r0, #r1, ... up to the
+// first that is absent, and every other <g>#... node they name; a fact
+// whose subject is an entity is rebuilt from its statement (rdf:subject,
+// rdf:predicate, rdf:object).
 func (s *Store) captionQuads(ctx context.Context, id string) ([]quad.Quad, error) {
 	return s.captionQuadsOf(ctx, quad.IRI(model.GraphIRI(id)), quad.IRI(model.PhotoIRI(id)))
 }
 
 func (s *Store) captionQuadsOf(ctx context.Context, g, photo quad.IRI) ([]quad.Quad, error) {
+	if s.pgNodes != nil {
+		qs, err := s.pgNodes.Graph(ctx, nil, g)
+		if err != nil || !slices.ContainsFunc(qs, func(q quad.Quad) bool { return q.Subject == g }) {
+			return nil, err
+		}
+		return qs, nil
+	}
 	own, err := s.subjectQuads(ctx, g, g)
 	if err != nil || len(own) == 0 {
 		return nil, err

@@ -144,6 +144,7 @@ type Lookup struct {
 	db      *sql.DB
 	has     *sql.Stmt
 	quads   *sql.Stmt
+	graph   *sql.Stmt
 	objects *sql.Stmt
 }
 
@@ -160,13 +161,16 @@ func NewLookup(ctx context.Context, addr string) (*Lookup, error) {
 			cols = append(cols, t+"."+c)
 		}
 	}
+	spo := `SELECT ` + strings.Join(cols, ", ") + `
+		FROM quads q
+		JOIN nodes s ON s.hash = q.subject_hash
+		JOIN nodes p ON p.hash = q.predicate_hash
+		JOIN nodes o ON o.hash = q.object_hash`
 	if l.has, err = db.PrepareContext(ctx, `SELECT EXISTS (SELECT 1 FROM nodes WHERE hash = $1)`); err == nil {
-		l.quads, err = db.PrepareContext(ctx, `SELECT `+strings.Join(cols, ", ")+`
-			FROM quads q
-			JOIN nodes s ON s.hash = q.subject_hash
-			JOIN nodes p ON p.hash = q.predicate_hash
-			JOIN nodes o ON o.hash = q.object_hash
-			WHERE q.subject_hash = ANY($1) AND q.label_hash = $2`)
+		l.quads, err = db.PrepareContext(ctx, spo+` WHERE q.subject_hash = ANY($1) AND q.label_hash = $2`)
+	}
+	if err == nil {
+		l.graph, err = db.PrepareContext(ctx, spo+` WHERE q.label_hash = $1`)
 	}
 	if err == nil {
 		// In the order of osp_index, so that a page is a range of it.
@@ -208,6 +212,23 @@ func (l *Lookup) Quads(ctx context.Context, out []quad.Quad, subjects []quad.Val
 	if err != nil {
 		return out, err
 	}
+	return scanQuads(rows, out, g)
+}
+
+// Graph appends to out every quad in graph g, in no particular order:
+// one read of the index by graph (IndexLabels).
+func (l *Lookup) Graph(ctx context.Context, out []quad.Quad, g quad.Value) ([]quad.Quad, error) {
+	gh := refs.HashOf(g)
+	rows, err := l.graph.QueryContext(ctx, gh[:])
+	if err != nil {
+		return out, err
+	}
+	return scanQuads(rows, out, g)
+}
+
+// scanQuads appends the quads of rows, each a subject, predicate and
+// object in valueColumns, to out with graph g, and closes rows.
+func scanQuads(rows *sql.Rows, out []quad.Quad, g quad.Value) ([]quad.Quad, error) {
 	defer rows.Close()
 	var vals [3]nodeValue
 	dest := make([]any, 0, 30)
@@ -220,9 +241,11 @@ func (l *Lookup) Quads(ctx context.Context, out []quad.Quad, subjects []quad.Val
 		}
 		q := quad.Quad{Label: g}
 		for i, p := range [3]*quad.Value{&q.Subject, &q.Predicate, &q.Object} {
-			if *p, err = vals[i].value(); err != nil {
+			v, err := vals[i].value()
+			if err != nil {
 				return out, err
 			}
+			*p = v
 		}
 		out = append(out, q)
 	}
@@ -275,7 +298,7 @@ func (l *Lookup) referencedPage(ctx context.Context, v quad.Value, h []byte, lim
 // Close closes the Lookup's connections.
 func (l *Lookup) Close() error {
 	var errs []error
-	for _, st := range []*sql.Stmt{l.has, l.quads, l.objects} {
+	for _, st := range []*sql.Stmt{l.has, l.quads, l.graph, l.objects} {
 		if st != nil {
 			errs = append(errs, st.Close())
 		}
