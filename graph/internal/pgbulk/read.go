@@ -56,10 +56,7 @@ func Quads(ctx context.Context, addr string) iter.Seq2[quad.Quad, error] {
 		}
 		defer rows.Close()
 		var vals [4]nodeValue
-		dest := make([]any, 0, 40)
-		for i := range vals {
-			dest = append(dest, vals[i].dest()...)
-		}
+		dest := dests(vals[:])
 		for rows.Next() {
 			if err := rows.Scan(dest...); err != nil {
 				yield(quad.Quad{}, err)
@@ -99,6 +96,15 @@ type nodeValue struct {
 
 func (n *nodeValue) dest() []any {
 	return []any{&n.data, &n.str, &n.typ, &n.lang, &n.iri, &n.bnode, &n.vint, &n.vbool, &n.vfloat, &n.vtime}
+}
+
+// dests is the scan destinations of vals, one after another.
+func dests(vals []nodeValue) []any {
+	out := make([]any, 0, 10*len(vals))
+	for i := range vals {
+		out = append(out, vals[i].dest()...)
+	}
+	return out
 }
 
 // value is the node's value; nil for a row with no columns set, which a
@@ -231,10 +237,7 @@ func (l *Lookup) Graph(ctx context.Context, out []quad.Quad, g quad.Value) ([]qu
 func scanQuads(rows *sql.Rows, out []quad.Quad, g quad.Value) ([]quad.Quad, error) {
 	defer rows.Close()
 	var vals [3]nodeValue
-	dest := make([]any, 0, 30)
-	for i := range vals {
-		dest = append(dest, vals[i].dest()...)
-	}
+	dest := dests(vals[:])
 	for rows.Next() {
 		if err := rows.Scan(dest...); err != nil {
 			return out, err
@@ -273,10 +276,7 @@ func (l *Lookup) referencedPage(ctx context.Context, v quad.Value, h []byte, lim
 	}
 	defer rows.Close()
 	var vals [3]nodeValue
-	dest := make([]any, 0, 30)
-	for i := range vals {
-		dest = append(dest, vals[i].dest()...)
-	}
+	dest := dests(vals[:])
 	for rows.Next() {
 		n++
 		if err := rows.Scan(dest...); err != nil {
