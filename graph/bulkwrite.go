@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/cayleygraph/cayley/graph/refs"
 	"github.com/cayleygraph/quad"
 
 	"github.com/capgraph/capgraph/graph/internal/bulk"
@@ -41,14 +42,26 @@ type bulkWriter struct {
 	keys    []quad.Value // statKeys' scratch
 	// sinceProgress counts the quads staged since the last Progress.
 	sinceProgress int
+	// contents holds the content hash of each caption staged, by graph,
+	// where builds hand captions over (PostgreSQL): their inputs may
+	// overlap, and a caption staged already with the same content is
+	// unchanged, where one with other content ends the bulk load.
+	contents map[refs.ValueHash]refs.ValueHash
 }
 
 func (w *bulkWriter) write(ctx context.Context, m *prepared) (bool, error) {
 	g := quad.IRI(model.GraphIRI(m.x.ID))
 	if w.bulk.Has(g) {
+		if w.contents != nil && w.contents[refs.HashOf(g)] == refs.HashOf(quad.String(m.hash)) {
+			w.staged.Unchanged++
+			return true, nil
+		}
 		return false, nil
 	}
-	own, desc := m.quads(w.prov, w.opts.Now)
+	if w.contents != nil {
+		w.contents[refs.HashOf(g)] = refs.HashOf(quad.String(m.hash))
+	}
+	own, desc := m.quads(w.opts.Now)
 	desc = newDescriptions(desc, w.described)
 	for _, q := range own {
 		if e := tallyLink(q); e != nil {
@@ -105,10 +118,19 @@ func (w *bulkWriter) commit(ctx context.Context) error {
 		w.counts.bulkLoaded(w.stats)
 	}
 	w.st.Added += w.staged.Added
+	w.st.Unchanged += w.staged.Unchanged
 	w.st.Quads += w.staged.Quads
 	w.staged = LoadStats{}
 	w.opts.Progress(w.st)
 	return nil
+}
+
+func (w *bulkWriter) totals() LoadStats {
+	st := w.st
+	st.Added += w.staged.Added
+	st.Unchanged += w.staged.Unchanged
+	st.Quads += w.staged.Quads
+	return st
 }
 
 func (w *bulkWriter) abandon() {
@@ -161,14 +183,18 @@ func (l *loading) startBulk(ctx context.Context) (*bulkWriter, error) {
 	default:
 		return nil, nil
 	}
-	return &bulkWriter{
+	w := &bulkWriter{
 		loading: l,
 		bulk:    b,
 		finish:  finish,
 		tallies: make(map[quad.Value]int),
 		credits: make(map[credit]int),
 		stats:   make(map[quad.Value]int),
-	}, nil
+	}
+	if s.pgAddr != "" {
+		w.contents = make(map[refs.ValueHash]refs.ValueHash)
+	}
+	return w, nil
 }
 
 // commitBulk completes bl and puts its database in place of the store's

@@ -60,7 +60,7 @@ func (w *cayleyWriter) write(ctx context.Context, m *prepared) (bool, error) {
 		}
 		return true, nil
 	}
-	own, desc := m.quads(w.prov, w.opts.Now)
+	own, desc := m.quads(w.opts.Now)
 	old, err := s.captionQuads(ctx, x.ID)
 	if err == nil && old != nil && !slices.ContainsFunc(old, isContentHash) {
 		old, err = s.readPartWay(ctx, quad.IRI(model.GraphIRI(x.ID)), old, own)
@@ -161,6 +161,12 @@ func (w *cayleyWriter) commit(ctx context.Context) error {
 	clear(w.inBatch)
 	w.opts.Progress(w.st)
 	return nil
+}
+
+func (w *cayleyWriter) totals() LoadStats {
+	st := w.st
+	st.add(w.pending)
+	return st
 }
 
 // abandon has nothing to do: what is not committed is only in memory.

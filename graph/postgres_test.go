@@ -11,7 +11,8 @@ import (
 // ResetPostgres is resetPostgres, for the package's external tests.
 var ResetPostgres = resetPostgres
 
-// resetPostgres drops Cayley's tables so that each test starts empty.
+// resetPostgres drops Cayley's tables, and those of the hand-off between
+// builds, so that each test starts empty.
 func resetPostgres(t *testing.T, addr string) {
 	t.Helper()
 	db, err := sql.Open("postgres", addr)
@@ -19,7 +20,7 @@ func resetPostgres(t *testing.T, addr string) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if _, err := db.Exec(`DROP TABLE IF EXISTS quads, nodes CASCADE`); err != nil {
+	if _, err := db.Exec(`DROP TABLE IF EXISTS quads, nodes, capgraph_handed, capgraph_handed_done CASCADE`); err != nil {
 		t.Fatalf("reset %s: %v", addr, err)
 	}
 }

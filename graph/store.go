@@ -212,6 +212,9 @@ func initPostgres(ctx context.Context, addr string, writable bool) error {
 		if err == nil && writable {
 			err = pgbulk.IndexLabels(ctx, addr)
 		}
+		if err == nil && writable {
+			err = pgbulk.CreateHandoff(ctx, addr)
+		}
 		var pqErr *pq.Error
 		switch {
 		case err == nil:

@@ -49,7 +49,13 @@ the whole store in key order into a new file beside it, which takes the
 empty store's place when the build ends; into PostgreSQL it copies the
 rows in one transaction and builds the indexes after them, holding the
 tables until it commits. It is several times faster (forty times on
-PostgreSQL), and an interrupted first build leaves the store empty.`,
+PostgreSQL), and an interrupted first build leaves the store empty.
+
+Builds of one PostgreSQL store write in turn. A build that finds another
+writing extracts its input and hands it over to that build, which writes it
+after its own (in its bulk load, if it is one), then waits and reports its
+captions: several builds started at once take about as long as one build of
+all their input. Interrupted while it waits, it takes its captions back.`,
 		Example: `  $ capgraph build captions.jsonl
   $ capgraph build --store postgres://capgraph@localhost/capgraph archive.csv
   $ CAPGRAPH_STORE=/data/graph.db capgraph build day1.jsonl day2.jsonl`,
@@ -213,6 +219,12 @@ func (a *app) runBuild(ctx context.Context, opts *buildOptions) error {
 	default:
 		fmt.Fprintf(a.stderr, "built %s into %s: %d added, %d replaced, %d unchanged, %d skipped; %d quads written in %.1fs\n",
 			plural(st.Captions, "caption"), s.Addr(), st.Added, st.Replaced, st.Unchanged, skipped, st.Quads, time.Since(start).Seconds())
+		if st.Handed > 0 {
+			fmt.Fprintf(a.stderr, "note: another build of the store was writing to it, so this one handed it %s to write\n", plural(st.Handed, "caption"))
+		}
+		if st.Took > 0 {
+			fmt.Fprintf(a.stderr, "note: wrote %s that other builds of the store handed over (counted in theirs)\n", plural(st.Took, "more caption"))
+		}
 		for _, note := range slices.Sorted(maps.Keys(notes)) {
 			fmt.Fprintf(a.stderr, "note: %s %s (capgraph extract shows which)\n", plural(notes[note], "caption"), note)
 		}

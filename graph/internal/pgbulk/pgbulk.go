@@ -23,6 +23,10 @@
 //
 // [Quads] reads every quad back in one query that joins the quads with
 // their nodes.
+//
+// [Builds] makes the builds of one store take turns, and lets one that
+// finds another writing hand its captions over to it, through a queue in
+// two tables of capgraph's beside Cayley's.
 package pgbulk
 
 import (
@@ -314,52 +318,4 @@ func (l *Loader) Abandon() {
 		l.tx = nil
 	}
 	l.db.Close()
-}
-
-// buildLockClass is the first key of the advisory lock that LockBuilds
-// takes ("capg"); the second is the store's quads table.
-const buildLockClass = 0x63617067
-
-// LockBuilds waits until no other build writes to the store at addr, and
-// then keeps others waiting until unlock is called or the process ends
-// (PostgreSQL drops a connection's advisory locks when it closes). It
-// calls waiting first if it has to wait. Builds write one at a time
-// because a build reads what it then rewrites: a tally it adds to, an
-// entity's description it brings up to date. Two at once would both add
-// to the count they read, and one's addition would be lost.
-func LockBuilds(ctx context.Context, addr string, waiting func()) (unlock func(), err error) {
-	db, err := sql.Open("postgres", addr)
-	if err != nil {
-		return nil, err
-	}
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		db.Close()
-		return nil, err
-	}
-	fail := func(err error) (func(), error) {
-		conn.Close()
-		db.Close()
-		return nil, err
-	}
-	// Keyed by the table, so that stores in other schemas of the same
-	// database do not wait for each other.
-	const key = `$1::int, 'quads'::regclass::oid::int`
-	var got bool
-	if err := conn.QueryRowContext(ctx, `SELECT pg_try_advisory_lock(`+key+`)`, buildLockClass).Scan(&got); err != nil {
-		return fail(err)
-	}
-	if !got {
-		if waiting != nil {
-			waiting()
-		}
-		if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock(`+key+`)`, buildLockClass); err != nil {
-			return fail(err)
-		}
-	}
-	return func() {
-		conn.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock(`+key+`)`, buildLockClass)
-		conn.Close()
-		db.Close()
-	}, nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"iter"
 	"strings"
+	"sync"
 
 	"github.com/cayleygraph/cayley/graph/refs"
 	"github.com/cayleygraph/quad"
@@ -145,22 +146,37 @@ func (n *nodeValue) value() (quad.Value, error) {
 // A Lookup answers a build's look-ups in a PostgreSQL store, each in one
 // round trip by a prepared statement: Cayley's iterator plans, writes and
 // sends a query of its own each time, and another for each node it has
-// not seen.
+// not seen. The statements are prepared at the first look-up, not when
+// the Lookup is made: preparing waits for a lock on the tables, which a
+// bulk load holds until it commits, and a build that hands its captions
+// to the load under way (Queue) must not wait for it to open the store.
 type Lookup struct {
-	db      *sql.DB
+	db *sql.DB
+
+	mu      sync.Mutex // guards the statements while they are prepared
 	has     *sql.Stmt
 	quads   *sql.Stmt
 	graph   *sql.Stmt
 	objects *sql.Stmt
 }
 
-// NewLookup prepares a Lookup on the store at addr.
+// NewLookup returns a Lookup on the store at addr.
 func NewLookup(ctx context.Context, addr string) (*Lookup, error) {
 	db, err := sql.Open("postgres", addr)
 	if err != nil {
 		return nil, err
 	}
-	l := &Lookup{db: db}
+	return &Lookup{db: db}, nil
+}
+
+// prepare prepares the statements unless they are; a failure is returned
+// and tried again at the next look-up.
+func (l *Lookup) prepare(ctx context.Context) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.objects != nil {
+		return nil
+	}
 	var cols []string
 	for _, t := range []string{"s", "p", "o"} {
 		for c := range strings.SplitSeq(valueColumns, ", ") {
@@ -172,15 +188,17 @@ func NewLookup(ctx context.Context, addr string) (*Lookup, error) {
 		JOIN nodes s ON s.hash = q.subject_hash
 		JOIN nodes p ON p.hash = q.predicate_hash
 		JOIN nodes o ON o.hash = q.object_hash`
-	if l.has, err = db.PrepareContext(ctx, `SELECT EXISTS (SELECT 1 FROM nodes WHERE hash = $1)`); err == nil {
-		l.quads, err = db.PrepareContext(ctx, spo+` WHERE q.subject_hash = ANY($1) AND q.label_hash = $2`)
+	var has, quads, graph, objects *sql.Stmt
+	has, err := l.db.PrepareContext(ctx, `SELECT EXISTS (SELECT 1 FROM nodes WHERE hash = $1)`)
+	if err == nil {
+		quads, err = l.db.PrepareContext(ctx, spo+` WHERE q.subject_hash = ANY($1) AND q.label_hash = $2`)
 	}
 	if err == nil {
-		l.graph, err = db.PrepareContext(ctx, spo+` WHERE q.label_hash = $1`)
+		graph, err = l.db.PrepareContext(ctx, spo+` WHERE q.label_hash = $1`)
 	}
 	if err == nil {
 		// In the order of osp_index, so that a page is a range of it.
-		l.objects, err = db.PrepareContext(ctx, `SELECT `+strings.Join(cols[:20], ", ")+`, `+strings.ReplaceAll(strings.Join(cols[:10], ", "), "s.", "l.")+`
+		objects, err = l.db.PrepareContext(ctx, `SELECT `+strings.Join(cols[:20], ", ")+`, `+strings.ReplaceAll(strings.Join(cols[:10], ", "), "s.", "l.")+`
 			FROM quads q
 			JOIN nodes s ON s.hash = q.subject_hash
 			JOIN nodes p ON p.hash = q.predicate_hash
@@ -190,16 +208,24 @@ func NewLookup(ctx context.Context, addr string) (*Lookup, error) {
 			LIMIT $2 OFFSET $3`)
 	}
 	if err != nil {
-		l.Close()
-		return nil, err
+		for _, st := range []*sql.Stmt{has, quads, graph} {
+			if st != nil {
+				st.Close()
+			}
+		}
+		return err
 	}
-	return l, nil
+	l.has, l.quads, l.graph, l.objects = has, quads, graph, objects
+	return nil
 }
 
 // Has reports whether the store holds v. Cayley deletes a node with its
 // last quad, so a node is held exactly while a quad names it.
 func (l *Lookup) Has(ctx context.Context, v quad.Value) (bool, error) {
 	h := refs.HashOf(v)
+	if err := l.prepare(ctx); err != nil {
+		return false, err
+	}
 	var ok bool
 	err := l.has.QueryRowContext(ctx, h[:]).Scan(&ok)
 	return ok, err
@@ -208,6 +234,9 @@ func (l *Lookup) Has(ctx context.Context, v quad.Value) (bool, error) {
 // Quads appends to out the quads in graph g whose subject is one of
 // subjects, in no particular order.
 func (l *Lookup) Quads(ctx context.Context, out []quad.Quad, subjects []quad.Value, g quad.Value) ([]quad.Quad, error) {
+	if err := l.prepare(ctx); err != nil {
+		return out, err
+	}
 	hs := make(pq.ByteaArray, len(subjects))
 	for i, v := range subjects {
 		h := refs.HashOf(v)
@@ -224,6 +253,9 @@ func (l *Lookup) Quads(ctx context.Context, out []quad.Quad, subjects []quad.Val
 // Graph appends to out every quad in graph g, in no particular order:
 // one read of the index by graph (IndexLabels).
 func (l *Lookup) Graph(ctx context.Context, out []quad.Quad, g quad.Value) ([]quad.Quad, error) {
+	if err := l.prepare(ctx); err != nil {
+		return out, err
+	}
 	gh := refs.HashOf(g)
 	rows, err := l.graph.QueryContext(ctx, gh[:])
 	if err != nil {
@@ -260,6 +292,9 @@ func scanQuads(rows *sql.Rows, out []quad.Quad, g quad.Value) ([]quad.Quad, erro
 // the first such quad: a country is the object of a quad in most
 // captions, and Cayley's iterator reads them all.
 func (l *Lookup) Referenced(ctx context.Context, v quad.Value, except func(quad.Quad) bool) (bool, error) {
+	if err := l.prepare(ctx); err != nil {
+		return false, err
+	}
 	h := refs.HashOf(v)
 	for offset, limit := 0, 16; ; offset, limit = offset+limit, 4*limit {
 		n, found, err := l.referencedPage(ctx, v, h[:], limit, offset, except)
