@@ -6,6 +6,8 @@ import (
 	"database/sql"
 	"errors"
 	"slices"
+
+	"github.com/lib/pq"
 )
 
 // buildLockClass is the first key of the advisory lock that Builds
@@ -62,9 +64,9 @@ func CreateHandoff(ctx context.Context, addr string) error {
 // records it done, after the writer committed it, and a writer that fails
 // or dies leaves its claims to the next: a caption handed over is written
 // at least once, and the content hash makes a second write a no-op. A
-// writer claims only the captions of builds still connected: one that
-// was killed before its captions were claimed keeps none, as a killed
-// first build keeps none.
+// writer claims only the captions of builds still connected: one killed
+// before its turn keeps none, as a killed first build keeps none, unless
+// the writer claimed them in the second PostgreSQL takes to notice.
 type Builds struct {
 	db      *sql.DB
 	conn    *sql.Conn // holds the advisory lock
@@ -97,6 +99,16 @@ func OpenBuilds(ctx context.Context, addr string) (*Builds, error) {
 	if err := conn.QueryRowContext(ctx, `SELECT pg_backend_pid()`).Scan(&b.backend); err != nil {
 		b.Close()
 		return nil, err
+	}
+	// A server process waiting for a lock does not notice that its
+	// client is gone: without this, a build killed while it waits would
+	// stay connected, and its captions would be written, until its turn.
+	// (PostgreSQL 14 and later; earlier ones lack the setting.)
+	if _, err := conn.ExecContext(ctx, `SET client_connection_check_interval = 1000`); err != nil {
+		if e := (*pq.Error)(nil); !errors.As(err, &e) || e.Code != "42704" { // undefined_object
+			b.Close()
+			return nil, err
+		}
 	}
 	return b, nil
 }
