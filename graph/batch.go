@@ -143,7 +143,10 @@ func (s *Store) describe(ctx context.Context, b *batch, desc []quad.Quad, descri
 // collectOrphans adds to b the deletion of every entity description that
 // no quad references once b is applied: the nodes that lost a reference in
 // b, and in turn the admin areas those held. It returns the number of
-// quads it deletes.
+// quads it deletes. It works in rounds, each reading the descriptions of
+// its candidates and whether they are still referenced in one go: a node
+// still referenced only by a quad that a later collection deletes is a
+// candidate again, since deleting a quad makes its object one (batch.del).
 func (s *Store) collectOrphans(ctx context.Context, b *batch, described map[quad.Value]bool) (int, error) {
 	if len(b.candidates) == 0 {
 		return 0, nil
@@ -157,46 +160,79 @@ func (s *Store) collectOrphans(ctx context.Context, b *batch, described map[quad
 	n := 0
 	done := make(map[quad.Value]bool)
 	for len(b.candidates) > 0 {
-		c := b.candidates[len(b.candidates)-1]
-		b.candidates = b.candidates[:len(b.candidates)-1]
-		if done[c] || added[c] {
-			continue
+		var round []quad.Value
+		inRound := make(map[quad.Value]bool)
+		for _, c := range b.candidates {
+			if !done[c] && !added[c] && !inRound[c] {
+				inRound[c] = true
+				round = append(round, c)
+			}
 		}
-		desc, err := s.description(ctx, c)
+		b.candidates = b.candidates[:0]
+		descs, err := s.descriptions(ctx, round)
 		if err != nil {
 			return n, err
 		}
-		if len(desc) == 0 {
-			continue // not an entity: a photo, a literal's type, ...
+		// Only entities: not a photo, a literal's type, ...
+		entities := slices.DeleteFunc(round, func(c quad.Value) bool { return len(descs[c]) == 0 })
+		used, err := s.referenced(ctx, entities, b.deleted)
+		if err != nil {
+			return n, err
 		}
-		used, err := s.referenced(ctx, c, b.deleted)
-		if err != nil || used {
-			if err != nil {
-				return n, err
+		for i, c := range entities {
+			if used[i] {
+				continue
 			}
-			continue
-		}
-		// Only a collected node is done: one still referenced is checked
-		// again if a later collection removes its last reference (an old
-		// admin area held only by districts that go with it).
-		done[c] = true
-		delete(described, c)
-		for _, q := range desc {
-			if !b.deleted[q] {
-				b.del(q) // queues its object (geo node, admin area) as a candidate
-				n++
+			// Only a collected node is done: one still referenced is
+			// checked again if a later collection removes its last
+			// reference (an old admin area held only by districts that
+			// go with it).
+			done[c] = true
+			delete(described, c)
+			for _, q := range descs[c] {
+				if !b.deleted[q] {
+					b.del(q) // queues its object (geo node, admin area) as a candidate
+					n++
+				}
 			}
 		}
 	}
 	return n, nil
 }
 
-// referenced reports whether a stored quad not in deleted has v as its
-// object.
-func (s *Store) referenced(ctx context.Context, v quad.Value, deleted map[quad.Quad]bool) (bool, error) {
-	if s.pgNodes != nil {
-		return s.pgNodes.Referenced(ctx, v, func(q quad.Quad) bool { return deleted[q] })
+// referenced reports, for each of vs, whether a stored quad not in
+// deleted has it as its object: on PostgreSQL in one query.
+func (s *Store) referenced(ctx context.Context, vs []quad.Value, deleted map[quad.Quad]bool) ([]bool, error) {
+	if len(vs) == 0 {
+		return nil, nil
 	}
+	if s.pgNodes != nil {
+		want := make(map[quad.Value]bool, len(vs))
+		for _, v := range vs {
+			want[v] = true
+		}
+		var except []quad.Quad
+		for q := range deleted {
+			if want[q.Object] {
+				except = append(except, q)
+			}
+		}
+		return s.pgNodes.Referenced(ctx, vs, except)
+	}
+	out := make([]bool, len(vs))
+	for i, v := range vs {
+		used, err := s.referencedByIterator(ctx, v, deleted)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = used
+	}
+	return out, nil
+}
+
+// referencedByIterator reports whether a stored quad not in deleted has v as
+// its object.
+func (s *Store) referencedByIterator(ctx context.Context, v quad.Value, deleted map[quad.Quad]bool) (bool, error) {
 	ref, err := s.qs.ValueOf(v)
 	if err != nil || ref == nil {
 		return false, err

@@ -153,11 +153,11 @@ func (n *nodeValue) value() (quad.Value, error) {
 type Lookup struct {
 	db *sql.DB
 
-	mu      sync.Mutex // guards the statements while they are prepared
-	has     *sql.Stmt
-	quads   *sql.Stmt
-	graph   *sql.Stmt
-	objects *sql.Stmt
+	mu         sync.Mutex // guards the statements while they are prepared
+	has        *sql.Stmt
+	quads      *sql.Stmt
+	graph      *sql.Stmt
+	referenced *sql.Stmt
 }
 
 // NewLookup returns a Lookup on the store at addr.
@@ -174,7 +174,7 @@ func NewLookup(ctx context.Context, addr string) (*Lookup, error) {
 func (l *Lookup) prepare(ctx context.Context) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.objects != nil {
+	if l.referenced != nil {
 		return nil
 	}
 	var cols []string
@@ -188,7 +188,7 @@ func (l *Lookup) prepare(ctx context.Context) error {
 		JOIN nodes s ON s.hash = q.subject_hash
 		JOIN nodes p ON p.hash = q.predicate_hash
 		JOIN nodes o ON o.hash = q.object_hash`
-	var has, quads, graph, objects *sql.Stmt
+	var has, quads, graph, referenced *sql.Stmt
 	has, err := l.db.PrepareContext(ctx, `SELECT EXISTS (SELECT 1 FROM nodes WHERE hash = $1)`)
 	if err == nil {
 		quads, err = l.db.PrepareContext(ctx, spo+` WHERE q.subject_hash = ANY($1) AND q.label_hash = $2`)
@@ -197,15 +197,16 @@ func (l *Lookup) prepare(ctx context.Context) error {
 		graph, err = l.db.PrepareContext(ctx, spo+` WHERE q.label_hash = $1`)
 	}
 	if err == nil {
-		// In the order of osp_index, so that a page is a range of it.
-		objects, err = l.db.PrepareContext(ctx, `SELECT `+strings.Join(cols[:20], ", ")+`, `+strings.ReplaceAll(strings.Join(cols[:10], ", "), "s.", "l.")+`
-			FROM quads q
-			JOIN nodes s ON s.hash = q.subject_hash
-			JOIN nodes p ON p.hash = q.predicate_hash
-			LEFT JOIN nodes l ON l.hash = q.label_hash
-			WHERE q.object_hash = $1
-			ORDER BY q.subject_hash, q.predicate_hash, q.label_hash
-			LIMIT $2 OFFSET $3`)
+		// The quads excepted are hashed once (NOT IN a subquery);
+		// each node is then an index look-up that stops at its first
+		// quad not excepted.
+		referenced, err = l.db.PrepareContext(ctx, `WITH excepted AS MATERIALIZED (
+				SELECT * FROM unnest($2::bytea[], $3::bytea[], $4::bytea[], $5::bytea[]) AS e(s, p, o, l)
+			)
+			SELECT v.h FROM unnest($1::bytea[]) AS v(h)
+			WHERE EXISTS (SELECT 1 FROM quads q WHERE q.object_hash = v.h
+				AND (q.subject_hash, q.predicate_hash, q.object_hash, COALESCE(q.label_hash, '\x'::bytea))
+					NOT IN (SELECT s, p, o, l FROM excepted))`)
 	}
 	if err != nil {
 		for _, st := range []*sql.Stmt{has, quads, graph} {
@@ -215,7 +216,7 @@ func (l *Lookup) prepare(ctx context.Context) error {
 		}
 		return err
 	}
-	l.has, l.quads, l.graph, l.objects = has, quads, graph, objects
+	l.has, l.quads, l.graph, l.referenced = has, quads, graph, referenced
 	return nil
 }
 
@@ -287,53 +288,56 @@ func scanQuads(rows *sql.Rows, out []quad.Quad, g quad.Value) ([]quad.Quad, erro
 	return out, rows.Err()
 }
 
-// Referenced reports whether the store holds a quad with object v for
-// which except is false. It reads the quads a page at a time and stops at
-// the first such quad: a country is the object of a quad in most
-// captions, and Cayley's iterator reads them all.
-func (l *Lookup) Referenced(ctx context.Context, v quad.Value, except func(quad.Quad) bool) (bool, error) {
+// Referenced reports, for each node of vs, whether the store holds a quad
+// naming it as object that is not one of except, in one query. Each
+// node's look-up stops at the first such quad: a country is the object of
+// a quad in most captions.
+func (l *Lookup) Referenced(ctx context.Context, vs []quad.Value, except []quad.Quad) ([]bool, error) {
 	if err := l.prepare(ctx); err != nil {
-		return false, err
+		return nil, err
 	}
-	h := refs.HashOf(v)
-	for offset, limit := 0, 16; ; offset, limit = offset+limit, 4*limit {
-		n, found, err := l.referencedPage(ctx, v, h[:], limit, offset, except)
-		if err != nil || found || n < limit {
-			return found, err
+	hs := make(pq.ByteaArray, len(vs))
+	for i, v := range vs {
+		h := refs.HashOf(v)
+		hs[i] = h[:]
+	}
+	var cols [4]pq.ByteaArray
+	for _, q := range except {
+		for i, v := range [4]quad.Value{q.Subject, q.Predicate, q.Object, q.Label} {
+			b := []byte{} // no graph: matched as the empty string, not NULL
+			if v != nil {
+				h := refs.HashOf(v)
+				b = h[:]
+			}
+			cols[i] = append(cols[i], b)
 		}
 	}
-}
-
-func (l *Lookup) referencedPage(ctx context.Context, v quad.Value, h []byte, limit, offset int, except func(quad.Quad) bool) (n int, found bool, err error) {
-	rows, err := l.objects.QueryContext(ctx, h, limit, offset)
+	rows, err := l.referenced.QueryContext(ctx, hs, cols[0], cols[1], cols[2], cols[3])
 	if err != nil {
-		return 0, false, err
+		return nil, err
 	}
 	defer rows.Close()
-	var vals [3]nodeValue
-	dest := dests(vals[:])
+	named := make(map[refs.ValueHash]bool)
 	for rows.Next() {
-		n++
-		if err := rows.Scan(dest...); err != nil {
-			return n, false, err
+		var b []byte
+		if err := rows.Scan(&b); err != nil {
+			return nil, err
 		}
-		q := quad.Quad{Object: v}
-		for i, p := range [3]*quad.Value{&q.Subject, &q.Predicate, &q.Label} {
-			if *p, err = vals[i].value(); err != nil {
-				return n, false, err
-			}
-		}
-		if !except(q) {
-			return n, true, nil
-		}
+		var h refs.ValueHash
+		copy(h[:], b)
+		named[h] = true
 	}
-	return n, false, rows.Err()
+	out := make([]bool, len(vs))
+	for i, v := range vs {
+		out[i] = named[refs.HashOf(v)]
+	}
+	return out, rows.Err()
 }
 
 // Close closes the Lookup's connections.
 func (l *Lookup) Close() error {
 	var errs []error
-	for _, st := range []*sql.Stmt{l.has, l.quads, l.graph, l.objects} {
+	for _, st := range []*sql.Stmt{l.has, l.quads, l.graph, l.referenced} {
 		if st != nil {
 			errs = append(errs, st.Close())
 		}
