@@ -51,15 +51,19 @@ type bulkWriter struct {
 
 func (w *bulkWriter) write(ctx context.Context, m *prepared) (bool, error) {
 	g := quad.IRI(model.GraphIRI(m.x.ID))
+	var gh, content refs.ValueHash
+	if w.contents != nil {
+		gh, content = refs.HashOf(g), refs.HashOf(quad.String(m.hash))
+	}
 	if w.bulk.Has(g) {
-		if w.contents != nil && w.contents[refs.HashOf(g)] == refs.HashOf(quad.String(m.hash)) {
+		if w.contents != nil && w.contents[gh] == content {
 			w.staged.Unchanged++
 			return true, nil
 		}
 		return false, nil
 	}
 	if w.contents != nil {
-		w.contents[refs.HashOf(g)] = refs.HashOf(quad.String(m.hash))
+		w.contents[gh] = content
 	}
 	own, desc := m.quads(w.opts.Now)
 	desc = newDescriptions(desc, w.described)

@@ -59,14 +59,14 @@ func (l *loading) runInTurn(ctx context.Context, xs iter.Seq2[extract.Extraction
 		s.log.Info("another build is writing to the store: handing these captions over to it", "store", s.addr)
 		inputErr = l.handOver(ctx, b, xs)
 		if err := ctx.Err(); err != nil {
-			return l.withdraw(b, err)
+			return l.withdraw(ctx, b, err)
 		}
 		s.log.Info("waiting for the build writing to the store to finish", "store", s.addr)
 		if err := b.Lock(ctx); err != nil {
 			if ctx.Err() != nil {
 				err = ctx.Err() // not the driver's word for it
 			}
-			return l.withdraw(b, fmt.Errorf("graph: load %s: %w", s.addr, err))
+			return l.withdraw(ctx, b, fmt.Errorf("graph: load %s: %w", s.addr, err))
 		}
 		if err := l.collect(ctx, b); err != nil {
 			return err
@@ -120,8 +120,8 @@ func (l *loading) handOver(ctx context.Context, b *pgbulk.Builds, xs iter.Seq2[e
 
 // withdraw takes back what the load handed over and no build has claimed,
 // when it stops before its turn with err.
-func (l *loading) withdraw(b *pgbulk.Builds, err error) error {
-	n, werr := b.Withdraw(context.Background(), l.id)
+func (l *loading) withdraw(ctx context.Context, b *pgbulk.Builds, err error) error {
+	n, werr := b.Withdraw(context.WithoutCancel(ctx), l.id)
 	if werr != nil {
 		return errors.Join(err, fmt.Errorf("graph: write to %s: %w", l.s.addr, werr))
 	}

@@ -238,13 +238,8 @@ func (l *Lookup) Quads(ctx context.Context, out []quad.Quad, subjects []quad.Val
 	if err := l.prepare(ctx); err != nil {
 		return out, err
 	}
-	hs := make(pq.ByteaArray, len(subjects))
-	for i, v := range subjects {
-		h := refs.HashOf(v)
-		hs[i] = h[:]
-	}
 	gh := refs.HashOf(g)
-	rows, err := l.quads.QueryContext(ctx, hs, gh[:])
+	rows, err := l.quads.QueryContext(ctx, hashArray(subjects), gh[:])
 	if err != nil {
 		return out, err
 	}
@@ -296,11 +291,7 @@ func (l *Lookup) Referenced(ctx context.Context, vs []quad.Value, except []quad.
 	if err := l.prepare(ctx); err != nil {
 		return nil, err
 	}
-	hs := make(pq.ByteaArray, len(vs))
-	for i, v := range vs {
-		h := refs.HashOf(v)
-		hs[i] = h[:]
-	}
+	hs := hashArray(vs)
 	var cols [4]pq.ByteaArray
 	for _, q := range except {
 		for i, v := range [4]quad.Value{q.Subject, q.Predicate, q.Object, q.Label} {
@@ -317,21 +308,29 @@ func (l *Lookup) Referenced(ctx context.Context, vs []quad.Value, except []quad.
 		return nil, err
 	}
 	defer rows.Close()
-	named := make(map[refs.ValueHash]bool)
+	named := make(map[string]bool)
 	for rows.Next() {
-		var b []byte
-		if err := rows.Scan(&b); err != nil {
+		var h []byte
+		if err := rows.Scan(&h); err != nil {
 			return nil, err
 		}
-		var h refs.ValueHash
-		copy(h[:], b)
-		named[h] = true
+		named[string(h)] = true
 	}
 	out := make([]bool, len(vs))
-	for i, v := range vs {
-		out[i] = named[refs.HashOf(v)]
+	for i, h := range hs {
+		out[i] = named[string(h)]
 	}
 	return out, rows.Err()
+}
+
+// hashArray returns the hashes of vs, as a query parameter.
+func hashArray(vs []quad.Value) pq.ByteaArray {
+	hs := make(pq.ByteaArray, len(vs))
+	for i, v := range vs {
+		h := refs.HashOf(v)
+		hs[i] = h[:]
+	}
+	return hs
 }
 
 // Close closes the Lookup's connections.
