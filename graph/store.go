@@ -49,7 +49,8 @@ import (
 	cgraph "github.com/cayleygraph/cayley/graph"
 	"github.com/cayleygraph/cayley/graph/kv"
 	_ "github.com/cayleygraph/cayley/graph/memstore" // "" addresses
-	_ "github.com/cayleygraph/cayley/graph/sql/postgres"
+	csql "github.com/cayleygraph/cayley/graph/sql"
+	"github.com/cayleygraph/cayley/graph/sql/postgres"
 	"github.com/cayleygraph/cayley/query"
 	_ "github.com/cayleygraph/cayley/query/gizmo" // Query languages
 	"github.com/lib/pq"
@@ -125,7 +126,30 @@ type Store struct {
 	noBulk bool
 }
 
-const pgBackend = "postgres"
+// pgBackend is Cayley's PostgreSQL backend with one change: its estimate
+// of a table's rows reads the table that the search path finds. Cayley's
+// reads pg_class by name alone, so in a database that holds several
+// stores, a schema each, it took any schema's quads, and planned Gizmo
+// queries on a store of 150 captions for another's size: 40x slower.
+const pgBackend = "capgraph-postgres"
+
+func init() {
+	csql.Register(pgBackend, csql.Registration{
+		Driver:             "postgres",
+		HashType:           `BYTEA`,
+		BytesType:          `BYTEA`,
+		HorizonType:        `BIGSERIAL`,
+		TimeType:           `timestamp with time zone`,
+		QueryDialect:       postgres.QueryDialect,
+		ConditionalIndexes: true,
+		FillFactor:         true,
+		Error:              postgres.ConvError,
+		Estimated: func(table string) string {
+			return `SELECT COALESCE((SELECT reltuples::bigint FROM pg_class WHERE oid = to_regclass('` + table + `')), -1)`
+		},
+		RunTx: postgres.RunTxPostgres,
+	})
+}
 
 // ErrDamaged reports a store file that is not a whole bbolt database.
 var ErrDamaged = boltkv.ErrDamaged
