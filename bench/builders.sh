@@ -25,7 +25,7 @@ go build -o "$tmp/capgraph" ./cmd/capgraph
 split -n "l/$builders" -d --additional-suffix=.jsonl "$tmp/all.jsonl" "$tmp/part-"
 
 reset() {
-	psql "$url" -qc 'DROP TABLE IF EXISTS quads, nodes, capgraph_handed, capgraph_handed_done CASCADE' 2>/dev/null
+	psql "$url" -qc 'DROP TABLE IF EXISTS quads, nodes, capgraph_handed, capgraph_handed_done, capgraph_derived, capgraph_photos, capgraph_photo_dates, capgraph_statements, capgraph_mentions, capgraph_tallies CASCADE' 2>/dev/null
 }
 # export writes the store's N-Quads, load times blanked, sorted.
 export_store() {

@@ -19,8 +19,9 @@ Flags (environment variable in brackets):
       --postgres url     build into PostgreSQL at url instead of bbolt in a temp dir;
                          the database must be empty, or pass --postgres-reset
                          [BENCH_POSTGRES]
-      --postgres-reset   drop the store's tables (Cayley's nodes and quads, and the
-                         hand-off between builds) before each size
+      --postgres-reset   drop the store's tables (Cayley's nodes and quads, the
+                         hand-off between builds and the derived tables) before
+                         each size
       --seed n           corpus seed (default 1) [BENCH_SEED]
       --query-runs k     timed runs per saved query (default 20) [BENCH_QUERY_RUNS]
       --startup-runs k   runs of each query against a one-caption store, to
@@ -268,7 +269,7 @@ for n in "${sizes[@]}"; do
 		store="$postgres"
 		if [[ "$(stats_captions "$store")" != 0 ]]; then
 			((pg_reset)) || die "the PostgreSQL store is not empty; pass --postgres-reset to drop its tables"
-			psql "$store" -qc 'DROP TABLE IF EXISTS quads, nodes, capgraph_handed, capgraph_handed_done CASCADE' >/dev/null
+			psql "$store" -qc 'DROP TABLE IF EXISTS quads, nodes, capgraph_handed, capgraph_handed_done, capgraph_derived, capgraph_photos, capgraph_photo_dates, capgraph_statements, capgraph_mentions, capgraph_tallies CASCADE' >/dev/null
 		fi
 	fi
 

@@ -8,6 +8,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/capgraph/capgraph/graph/internal/boltkv"
+	"github.com/capgraph/capgraph/graph/internal/pgbulk"
 )
 
 // A CheckReport is what [Store.Check] found.
@@ -25,7 +26,8 @@ const maxProblems = 20
 // (every page reachable or free, none twice, keys in order), capgraph's
 // metadata, that every quad can be read. On PostgreSQL, whose server
 // checks its own pages: that each node's reference count is the number of
-// quads that name it, and that no node is left that none names. On both,
+// quads that name it, that no node is left that none names, and that the
+// tables derived for the saved queries are what the quads give. On both,
 // that the tallies agree with a count of the caption graphs. It reads
 // only. In memory it returns an error.
 func (s *Store) Check(ctx context.Context) (r CheckReport, err error) {
@@ -33,6 +35,15 @@ func (s *Store) Check(ctx context.Context) (r CheckReport, err error) {
 		if r.Problems, err = s.nodeProblems(ctx); err != nil {
 			return r, fmt.Errorf("graph: check %s: %w", s.addr, err)
 		}
+		db, _, err := s.sqlDB(ctx)
+		if err != nil {
+			return r, fmt.Errorf("graph: check %s: %w", s.addr, err)
+		}
+		derived, err := pgbulk.CheckDerived(ctx, db)
+		if err != nil {
+			return r, fmt.Errorf("graph: check %s: %w", s.addr, err)
+		}
+		r.Problems = append(r.Problems, derived...)
 		return s.checkContent(ctx, r)
 	}
 	db := s.bolt.DB()

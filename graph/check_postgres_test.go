@@ -9,7 +9,8 @@ import (
 
 // TestCheckPostgres checks a PostgreSQL store: sound after a load, and
 // then with a node's reference count raised and a node that no quad
-// names, as builders that raced each other left them.
+// names, as builders that raced each other left them, a tally changed
+// and a mention span lost.
 func TestCheckPostgres(t *testing.T) {
 	s := openPostgres(t)
 	loadAll(t, s, exampleExtractions(t))
@@ -28,6 +29,8 @@ func TestCheckPostgres(t *testing.T) {
 	for _, q := range []string{
 		`UPDATE nodes SET refs = refs + 1 WHERE value_string = 'Idlib'`,
 		`INSERT INTO nodes (hash, refs, value_string) VALUES ('\x00112233445566778899aabbccddeeff00112233', 1, 'left behind')`,
+		`UPDATE capgraph_tallies SET photos = photos + 1 WHERE ctid = (SELECT min(ctid) FROM capgraph_tallies)`,
+		`DELETE FROM capgraph_mentions WHERE ctid = (SELECT min(ctid) FROM capgraph_mentions)`,
 	} {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatal(err)
@@ -38,12 +41,17 @@ func TestCheckPostgres(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := strings.Join(r.Problems, "\n")
-	for _, want := range []string{`node "Idlib" counts`, `node "left behind" is named by no quad but counts 1 references`} {
+	for _, want := range []string{
+		`node "Idlib" counts`,
+		`node "left behind" is named by no quad but counts 1 references`,
+		`derived table capgraph_tallies has 1 rows that the quads do not give, and lacks 1 that they do`,
+		`derived table capgraph_mentions has 0 rows that the quads do not give, and lacks 1 that they do`,
+	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("problems lack %q:\n%s", want, got)
 		}
 	}
-	if len(r.Problems) != 2 {
-		t.Errorf("%d problems, want 2:\n%s", len(r.Problems), got)
+	if len(r.Problems) != 4 {
+		t.Errorf("%d problems, want 4:\n%s", len(r.Problems), got)
 	}
 }

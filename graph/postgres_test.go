@@ -3,16 +3,19 @@ package graph
 import (
 	"database/sql"
 	"os"
+	"strings"
 	"testing"
 
 	_ "github.com/lib/pq"
+
+	"github.com/capgraph/capgraph/graph/internal/pgbulk"
 )
 
 // ResetPostgres is resetPostgres, for the package's external tests.
 var ResetPostgres = resetPostgres
 
-// resetPostgres drops Cayley's tables, and those of the hand-off between
-// builds, so that each test starts empty.
+// resetPostgres drops Cayley's tables, those of the hand-off between
+// builds and the derived ones, so that each test starts empty.
 func resetPostgres(t *testing.T, addr string) {
 	t.Helper()
 	db, err := sql.Open("postgres", addr)
@@ -20,7 +23,8 @@ func resetPostgres(t *testing.T, addr string) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if _, err := db.Exec(`DROP TABLE IF EXISTS quads, nodes, capgraph_handed, capgraph_handed_done CASCADE`); err != nil {
+	tables := append([]string{"quads", "nodes", "capgraph_handed", "capgraph_handed_done"}, pgbulk.DerivedTables...)
+	if _, err := db.Exec(`DROP TABLE IF EXISTS ` + strings.Join(tables, ", ") + ` CASCADE`); err != nil {
 		t.Fatalf("reset %s: %v", addr, err)
 	}
 }

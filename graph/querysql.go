@@ -17,12 +17,18 @@ import (
 // ErrNotSQL reports a query in SQL on a store that is not PostgreSQL's.
 var ErrNotSQL = errors.New("the store is not a PostgreSQL store: SQL queries run only there")
 
+// ErrNoDerived reports a PostgreSQL store without the tables that capgraph
+// derives from its quads for the saved queries' SQL twins, which it
+// creates when it opens a store, and could not.
+var ErrNoDerived = errors.New("the store has no derived tables: open it once as a user who may create tables (capgraph build --store URL, with no input, does)")
+
 // SQL reports whether the store is a PostgreSQL store, which
 // [Store.QuerySQL] reads.
 func (s *Store) SQL() bool { return s.pgAddr != "" }
 
 // QuerySQL runs one SQL statement on a PostgreSQL store's tables (those of
-// Cayley's SQL backend: nodes and quads), in a read-only transaction, and
+// Cayley's SQL backend, nodes and quads, and the capgraph_* tables that
+// capgraph derives from them, docs/scaling.md), in a read-only transaction, and
 // yields up to limit rows (0 means all), each a map from column name to a
 // string, an int64, a float64, a bool or nil. args bind the statement's
 // placeholders ($1, ...): a [Term] binds as its node's hash (the key of
@@ -36,6 +42,9 @@ func (s *Store) QuerySQL(ctx context.Context, text string, args []any, limit int
 			return
 		}
 		err := s.querySQL(ctx, text, sqlArgs(args), limit, yield)
+		if pqErr, ok := errors.AsType[*pq.Error](err); ok && pqErr.Code == "42P01" && strings.Contains(pqErr.Message, "capgraph_") {
+			err = fmt.Errorf("%w: %w", ErrNoDerived, err) // undefined_table
+		}
 		if err != nil {
 			yield(nil, fmt.Errorf("graph: query %s: %w", s.addr, err))
 		}

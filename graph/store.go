@@ -239,6 +239,14 @@ func initPostgres(ctx context.Context, addr string, writable bool) error {
 		if err == nil && writable {
 			err = pgbulk.CreateHandoff(ctx, addr)
 		}
+		if err == nil {
+			// Derived tables are an index, not captions: a store opened to
+			// read gets them too, if its user may create them. One that
+			// may not answers the SQL twins with ErrNoDerived.
+			if derr := pgbulk.CreateDerived(ctx, addr); writable {
+				err = derr
+			}
+		}
 		var pqErr *pq.Error
 		switch {
 		case err == nil:

@@ -7,35 +7,30 @@ WITH named AS (
 ), groups AS (
   SELECT subject_hash AS h FROM quads
   WHERE predicate_hash = <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> AND object_hash = <https://capgraph.org/ns#ArmedGroup>
-), mentioned AS MATERIALIZED (
-  -- Every group's mentions and every photo's place, read whole when no
-  -- group is given, to be hashed: 10x faster than an index look-up a
-  -- photo. (MATERIALIZED keeps PostgreSQL from planning them a group at
-  -- a time; with a group given they are empty.)
-  SELECT subject_hash AS photo, object_hash AS grp FROM quads
-  WHERE @group::text = '' AND predicate_hash = <https://schema.org/mentions> AND object_hash IN (SELECT h FROM groups)
-), located AS MATERIALIZED (
-  SELECT subject_hash AS photo, object_hash AS place FROM quads
-  WHERE @group::text = '' AND predicate_hash = <https://schema.org/contentLocation>
-), pairs AS (
+), named_pairs AS (
   -- One count a photo and place it shows, as the Gizmo walk counts
-  -- paths: from the given group's mentions, by index, or from all.
+  -- paths.
   SELECT m.object_hash AS grp, c.object_hash AS place, count(*) AS photos
   FROM named
   JOIN quads m ON m.object_hash = named.h AND m.predicate_hash = <https://schema.org/mentions>
   JOIN quads c ON c.subject_hash = m.subject_hash AND c.predicate_hash = <https://schema.org/contentLocation>
   WHERE @group::text <> ''
   GROUP BY m.object_hash, c.object_hash
-  UNION ALL
-  SELECT mentioned.grp, located.place, count(*)
-  FROM mentioned JOIN located ON located.photo = mentioned.photo
-  GROUP BY mentioned.grp, located.place
+), tallied AS NOT MATERIALIZED (
+  -- Every group's: the counts every write keeps (capgraph_tallies), read
+  -- from the highest down.
+  SELECT t.a AS grp, t.b AS place, t.photos FROM capgraph_tallies t
+  WHERE @group::text = '' AND t.kind = 'm' AND t.a IN (SELECT h FROM groups)
 ), top AS (
   -- Only pairs that can make the cut are labelled: the cut is the count
   -- of the last row the limit keeps (ties with it sort by label).
-  SELECT * FROM pairs
+  SELECT * FROM named_pairs
   WHERE COALESCE(@limit::bigint, 0) = 0
-    OR photos >= COALESCE((SELECT photos FROM pairs ORDER BY photos DESC OFFSET @limit::bigint - 1 LIMIT 1), 0)
+    OR photos >= COALESCE((SELECT photos FROM named_pairs ORDER BY photos DESC OFFSET @limit::bigint - 1 LIMIT 1), 0)
+  UNION ALL
+  SELECT * FROM tallied
+  WHERE COALESCE(@limit::bigint, 0) = 0
+    OR photos >= COALESCE((SELECT photos FROM tallied ORDER BY photos DESC OFFSET @limit::bigint - 1 LIMIT 1), 0)
 )
 SELECT g.value_string COLLATE "C" AS "group",
   COALESCE((SELECT min(v.value_string COLLATE "C") FROM quads l JOIN nodes v ON v.hash = l.object_hash

@@ -30,49 +30,26 @@ WITH subjects AS (
     END AS iri
 ), statements AS MATERIALIZED (
   -- Each statement of the relation about a subject and an object, in its
-  -- caption's graph.
-  SELECT DISTINCT s.subject_hash AS st, s.label_hash AS g, s.object_hash AS subj, o.object_hash AS obj
+  -- caption's graph (capgraph_statements, kept by every write).
+  SELECT DISTINCT s.statement AS st, s.graph AS g, s.subject AS subj, s.object AS obj, s.confidence
   FROM subjects
-  JOIN quads s ON s.object_hash = subjects.h AND s.predicate_hash = <http://www.w3.org/1999/02/22-rdf-syntax-ns#subject>
-  JOIN quads p ON p.subject_hash = s.subject_hash AND p.predicate_hash = <http://www.w3.org/1999/02/22-rdf-syntax-ns#predicate>
-  JOIN nodes pn ON pn.hash = p.object_hash AND pn.iri
-  JOIN rel ON pn.value_string = rel.iri
-  JOIN quads o ON o.subject_hash = s.subject_hash AND o.predicate_hash = <http://www.w3.org/1999/02/22-rdf-syntax-ns#object>
-  JOIN objects ON objects.h = o.object_hash
+  JOIN capgraph_statements s ON s.subject = subjects.h
+  JOIN rel ON s.predicate = rel.iri
+  JOIN objects ON objects.h = s.object
   WHERE rel.iri !~ '[<>"[:space:]]'
 ), roles AS (
-  SELECT st, g, subj, obj, subj AS ent, 'subject' AS role FROM statements
+  SELECT st, g, subj, obj, confidence, subj AS ent, 'subject' AS role FROM statements
   UNION ALL
-  SELECT st, g, subj, obj, obj, 'object' FROM statements
-), mentions AS MATERIALIZED (
-  -- Every mention of the statements' entities, with its caption graph,
-  -- read once and joined by graph: a country is mentioned in tens of
-  -- thousands of captions, and a look-up by entity for each statement
-  -- would read them all each time.
-  SELECT m.subject_hash AS m, m.object_hash AS ent, m.label_hash AS g
-  FROM (SELECT subj AS h FROM statements UNION SELECT obj FROM statements) e
-  JOIN quads m ON m.object_hash = e.h AND m.predicate_hash = <http://www.w3.org/2005/11/its/rdf#taIdentRef>
-), spans AS (
-  -- The mentions of the entity in the statement's caption.
-  SELECT roles.*, mentions.m
-  FROM roles JOIN mentions ON mentions.ent = roles.ent AND mentions.g = roles.g
+  SELECT st, g, subj, obj, confidence, obj, 'object' FROM statements
 )
+-- The mentions of the entity in the statement's caption.
 SELECT DISTINCT
-  COALESCE((SELECT min(v.value_string COLLATE "C") FROM quads w
-    JOIN quads i ON i.subject_hash = w.object_hash AND i.predicate_hash = <https://schema.org/identifier>
-    JOIN nodes v ON v.hash = i.object_hash
-    WHERE w.subject_hash = spans.g AND w.predicate_hash = <http://www.w3.org/ns/prov#wasDerivedFrom>), '') AS id,
-  COALESCE((SELECT v.value_string::float8 FROM quads c JOIN nodes v ON v.hash = c.object_hash
-    WHERE c.subject_hash = spans.st AND c.predicate_hash = <https://capgraph.org/ns#confidence> LIMIT 1), 0) AS confidence,
-  sn.value_string COLLATE "C" AS subject, obn.value_string COLLATE "C" AS object, spans.role,
-  tv.value_string COLLATE "C" AS text, bv.value_string::bigint AS start, ev.value_string::bigint AS "end"
-FROM spans
-JOIN nodes sn ON sn.hash = spans.subj
-JOIN nodes obn ON obn.hash = spans.obj
-JOIN quads t ON t.subject_hash = spans.m AND t.predicate_hash = <http://persistence.uni-leipzig.org/nlp2rdf/ontologies/nif-core#anchorOf>
-JOIN nodes tv ON tv.hash = t.object_hash
-JOIN quads b ON b.subject_hash = spans.m AND b.predicate_hash = <http://persistence.uni-leipzig.org/nlp2rdf/ontologies/nif-core#beginIndex>
-JOIN nodes bv ON bv.hash = b.object_hash
-JOIN quads e ON e.subject_hash = spans.m AND e.predicate_hash = <http://persistence.uni-leipzig.org/nlp2rdf/ontologies/nif-core#endIndex>
-JOIN nodes ev ON ev.hash = e.object_hash
+  COALESCE((SELECT ph.id FROM capgraph_photos ph WHERE ph.graph = roles.g), '') AS id,
+  COALESCE(roles.confidence::float8, 0) AS confidence,
+  sn.value_string COLLATE "C" AS subject, obn.value_string COLLATE "C" AS object, roles.role,
+  m.text, m.begin_index::bigint AS start, m.end_index::bigint AS "end"
+FROM roles
+JOIN capgraph_mentions m ON m.graph = roles.g AND m.entity = roles.ent
+JOIN nodes sn ON sn.hash = roles.subj
+JOIN nodes obn ON obn.hash = roles.obj
 ORDER BY id, start, role, subject, object

@@ -63,8 +63,9 @@ var applyStatements = []struct{ what, sql string }{
 // and IgnoreMissing: the same rows, the same reference counts. Cayley's
 // writer sends a statement per node and per quad, and looks for nodes
 // without references through the whole table; Apply copies the deltas
-// into temporary tables and sends six statements. A done ctx rolls the
-// transaction back.
+// into temporary tables and sends six statements. It derives again the
+// derived tables' rows of the graphs the deltas name (CreateDerived must
+// have made them). A done ctx rolls the transaction back.
 func Apply(ctx context.Context, db *sql.DB, deltas []cgraph.Delta) (err error) {
 	if len(deltas) == 0 {
 		return nil
@@ -123,6 +124,9 @@ func Apply(ctx context.Context, db *sql.DB, deltas []cgraph.Delta) (err error) {
 		if _, err := tx.ExecContext(ctx, st.sql); err != nil {
 			return fmt.Errorf("%s: %w", st.what, err)
 		}
+	}
+	if err := derive(ctx, tx, `SELECT DISTINCT label_hash AS graph FROM pgapply_quads WHERE label_hash IS NOT NULL`); err != nil {
+		return err
 	}
 	return tx.Commit()
 }

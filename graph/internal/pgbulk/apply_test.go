@@ -37,6 +37,9 @@ func TestApplyIsCayleys(t *testing.T) {
 		if err := IndexLabels(t.Context(), addr); err != nil {
 			t.Fatal(err)
 		}
+		if err := CreateDerived(t.Context(), addr); err != nil {
+			t.Fatal(err)
+		}
 	}
 	db, err := sql.Open("postgres", ours)
 	if err != nil {

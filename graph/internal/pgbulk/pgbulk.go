@@ -10,11 +10,12 @@
 // nodes' primary key, after reading their definitions from the catalogue.
 // Each chunk of quads is copied into quads (COPY), and the chunk's nodes,
 // with their reference counts, into a temporary table; Commit sums those
-// into nodes, builds the indexes and constraints again as they were, and
-// commits; then it vacuums and analyses both tables, so that the first
-// queries find a visibility map and statistics. A killed or failed load therefore leaves the store as it was,
-// empty, and the store a commit leaves is one Cayley wrote: the same rows,
-// counts and indexes.
+// into nodes, builds the indexes and constraints again as they were,
+// derives the derived tables from every graph, and commits; then it
+// vacuums and analyses every table, so that the first queries find a
+// visibility map and statistics. A killed or failed load therefore leaves
+// the store as it was, empty, and the store a commit leaves is one Cayley
+// wrote: the same rows, counts and indexes.
 //
 // [Apply] writes the later builds' transactions: their quads and nodes
 // copied into temporary tables, and a few statements that add them with
@@ -23,6 +24,9 @@
 //
 // [Quads] reads every quad back in one query that joins the quads with
 // their nodes.
+//
+// The derived tables (derived.go) keep, beside Cayley's, what the saved
+// queries' SQL twins read: per graph, in the transaction that writes it.
 //
 // [Builds] makes the builds of one store take turns, and lets one that
 // finds another writing hand its captions over to it, through a queue in
@@ -293,20 +297,22 @@ func (l *Loader) Commit() error {
 			return fmt.Errorf("%s: %w", q, err)
 		}
 	}
+	// The derived tables anew, from every graph: an empty store's are
+	// empty, or stale.
+	if err := createDerived(l.ctx, tx); err != nil {
+		return err
+	}
+	if err := derive(l.ctx, tx, `SELECT DISTINCT label_hash AS graph FROM quads WHERE label_hash IS NOT NULL`); err != nil {
+		return err
+	}
 	l.tx = nil
 	if err := tx.Commit(); err != nil {
 		l.Abandon()
 		return err
 	}
-	// VACUUM as well as ANALYZE: a table written at once has no
-	// visibility map yet, so every index-only scan reads the table too
-	// until autovacuum gets to it a minute or more later; saved queries
-	// ran up to 3.5x slower meanwhile.
-	for _, table := range []string{"nodes", "quads"} {
-		if _, err := l.db.Exec(`VACUUM (ANALYZE) ` + table); err != nil {
-			l.db.Close()
-			return err
-		}
+	if err := vacuum(l.ctx, l.db, append([]string{"nodes", "quads"}, DerivedTables...)); err != nil {
+		l.db.Close()
+		return err
 	}
 	return l.db.Close()
 }

@@ -21,6 +21,9 @@ func TestReferenced(t *testing.T) {
 	if err := cgraph.InitQuadStore("postgres", addr, nil); err != nil {
 		t.Fatal(err)
 	}
+	if err := CreateDerived(t.Context(), addr); err != nil {
+		t.Fatal(err)
+	}
 	db, err := sql.Open("postgres", addr)
 	if err != nil {
 		t.Fatal(err)
