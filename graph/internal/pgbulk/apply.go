@@ -125,7 +125,7 @@ func Apply(ctx context.Context, db *sql.DB, deltas []cgraph.Delta) (err error) {
 			return fmt.Errorf("%s: %w", st.what, err)
 		}
 	}
-	if err := derive(ctx, tx, `SELECT DISTINCT label_hash AS graph FROM pgapply_quads WHERE label_hash IS NOT NULL`); err != nil {
+	if err := derive(ctx, tx, `SELECT DISTINCT label_hash AS graph FROM pgapply_quads WHERE label_hash IS NOT NULL`, true); err != nil {
 		return err
 	}
 	return tx.Commit()

@@ -11,7 +11,7 @@
 // Each chunk of quads is copied into quads (COPY), and the chunk's nodes,
 // with their reference counts, into a temporary table; Commit sums those
 // into nodes, builds the indexes and constraints again as they were,
-// derives the derived tables from every graph, and commits; then it
+// tallies the derived rows (copied with each chunk) and commits; then it
 // vacuums and analyses every table, so that the first queries find a
 // visibility map and statistics. A killed or failed load therefore leaves
 // the store as it was, empty, and the store a commit leaves is one Cayley
@@ -69,6 +69,7 @@ type Loader struct {
 	graphs map[refs.ValueHash]bool // the graphs added, by hash
 	quads  [][4][]byte             // the chunk's quads, as node hashes
 	nodes  map[refs.ValueHash]*node
+	rows   graphRows // the chunk's derived rows
 	// rebuild is what Commit runs to put back what New dropped.
 	rebuild []string
 	total   int // quads copied
@@ -176,8 +177,12 @@ func (l *Loader) begin() error {
 			return fmt.Errorf("%s: %w", q, err)
 		}
 	}
-	_, err = tx.Exec(`CREATE TEMPORARY TABLE pgbulk_nodes (LIKE nodes) ON COMMIT DROP`)
-	return err
+	if _, err := tx.Exec(`CREATE TEMPORARY TABLE pgbulk_nodes (LIKE nodes) ON COMMIT DROP`); err != nil {
+		return err
+	}
+	// An empty store's derived tables are empty, or stale; their indexes
+	// wait for the copies, as the quads' do.
+	return createDerived(l.ctx, tx, false)
 }
 
 // Has reports whether the graph g was added.
@@ -190,6 +195,9 @@ func (l *Loader) Has(g quad.IRI) bool {
 // one table.
 func (l *Loader) Add(g, photo quad.IRI, own, desc []quad.Quad) error {
 	l.graphs[refs.HashOf(g)] = true
+	if err := l.rows.deriveGraph(g, own); err != nil {
+		return err
+	}
 	for _, qs := range [2][]quad.Quad{own, desc} {
 		for _, q := range qs {
 			var row [4][]byte
@@ -245,6 +253,21 @@ func (l *Loader) flush() error {
 	if err := copyRows(l.ctx, l.tx, "pgbulk_nodes", nodeColumns, nodes); err != nil {
 		return fmt.Errorf("copy nodes: %w", err)
 	}
+	for _, d := range []struct {
+		table string
+		cols  []string
+		rows  *[][]any
+	}{
+		{"capgraph_photos", []string{"graph", "photo", "iri", "id", "places", "mentions", "creators"}, &l.rows.photos},
+		{"capgraph_photo_dates", []string{"graph", "date", "datatype"}, &l.rows.dates},
+		{"capgraph_statements", []string{"graph", "statement", "subject", "predicate", "object", "confidence"}, &l.rows.statements},
+		{"capgraph_mentions", []string{"graph", "entity", "text", "begin_index", "end_index"}, &l.rows.mentions},
+	} {
+		if err := copyRows(l.ctx, l.tx, d.table, d.cols, *d.rows); err != nil {
+			return fmt.Errorf("copy %s: %w", d.table, err)
+		}
+		*d.rows = (*d.rows)[:0]
+	}
 	l.total += len(l.quads)
 	l.quads = l.quads[:0]
 	clear(l.nodes)
@@ -297,12 +320,11 @@ func (l *Loader) Commit() error {
 			return fmt.Errorf("%s: %w", q, err)
 		}
 	}
-	// The derived tables anew, from every graph: an empty store's are
-	// empty, or stale.
-	if err := createDerived(l.ctx, tx); err != nil {
+	// The tallies, from the derived rows copied beside the quads.
+	if err := indexDerived(l.ctx, tx); err != nil {
 		return err
 	}
-	if err := derive(l.ctx, tx, `SELECT DISTINCT label_hash AS graph FROM quads WHERE label_hash IS NOT NULL`); err != nil {
+	if err := derive(l.ctx, tx, `SELECT graph FROM capgraph_photos`, false); err != nil {
 		return err
 	}
 	l.tx = nil
