@@ -2,6 +2,7 @@ package graph
 
 import (
 	"database/sql"
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -54,4 +55,27 @@ func TestCheckPostgres(t *testing.T) {
 	if len(r.Problems) != 4 {
 		t.Errorf("%d problems, want 4:\n%s", len(r.Problems), got)
 	}
+}
+
+// TestNoDerivedPostgres runs an SQL query on a store that lost a derived
+// table, as one whose user may not create them would be: the error says
+// what is missing.
+func TestNoDerivedPostgres(t *testing.T) {
+	s := openPostgres(t)
+	loadAll(t, s, exampleExtractions(t))
+	db, err := sql.Open("postgres", os.Getenv("CAPGRAPH_TEST_POSTGRES"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`DROP TABLE capgraph_tallies`); err != nil {
+		t.Fatal(err)
+	}
+	for _, err := range s.QuerySQL(t.Context(), `SELECT count(*) AS n FROM capgraph_tallies`, nil, 0) {
+		if !errors.Is(err, ErrNoDerived) {
+			t.Fatalf("got %v, want ErrNoDerived", err)
+		}
+		return
+	}
+	t.Fatal("no error")
 }

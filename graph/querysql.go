@@ -20,7 +20,7 @@ var ErrNotSQL = errors.New("the store is not a PostgreSQL store: SQL queries run
 // ErrNoDerived reports a PostgreSQL store without the tables that capgraph
 // derives from its quads for the saved queries' SQL twins, which it
 // creates when it opens a store, and could not.
-var ErrNoDerived = errors.New("the store has no derived tables: open it once as a user who may create tables (capgraph build --store URL, with no input, does)")
+var ErrNoDerived = errors.New("the store has no tables derived for the saved queries, and its user may not create them: open it once as one who may")
 
 // SQL reports whether the store is a PostgreSQL store, which
 // [Store.QuerySQL] reads.

@@ -413,7 +413,7 @@ var (
 
 // deriveGraph adds to r the rows of graph g, whose quads are qs (those of
 // other graphs are passed over).
-func (r *graphRows) deriveGraph(g quad.IRI, qs []quad.Quad) error {
+func (r *graphRows) deriveGraph(g quad.IRI, qs []quad.Quad) {
 	gh := hashBytes(g)
 	// subject -> predicate IRI -> objects, each quad once, as the quads
 	// table holds them.
@@ -505,7 +505,6 @@ func (r *graphRows) deriveGraph(g quad.IRI, qs []quad.Quad) error {
 			}
 		}
 	}
-	return nil
 }
 
 // hashBytes is v's node hash.

@@ -195,9 +195,7 @@ func (l *Loader) Has(g quad.IRI) bool {
 // one table.
 func (l *Loader) Add(g, photo quad.IRI, own, desc []quad.Quad) error {
 	l.graphs[refs.HashOf(g)] = true
-	if err := l.rows.deriveGraph(g, own); err != nil {
-		return err
-	}
+	l.rows.deriveGraph(g, own)
 	for _, qs := range [2][]quad.Quad{own, desc} {
 		for _, q := range qs {
 			var row [4][]byte
