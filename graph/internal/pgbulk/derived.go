@@ -156,7 +156,7 @@ var deriveStatements = []struct {
 		ON CONFLICT DO NOTHING`, true},
 	{"derive statements", `INSERT INTO capgraph_statements (graph, statement, subject, predicate, object, confidence)
 		SELECT s.label_hash, s.subject_hash, s.object_hash, p.iri, o.object_hash,
-			(SELECT min(COALESCE(v.value_string, v.value_float::text, v.value_int::text)) FROM quads c JOIN nodes v ON v.hash = c.object_hash
+			(SELECT min(COALESCE(v.value_string, v.value_float::text, v.value_int::text) COLLATE "C") FROM quads c JOIN nodes v ON v.hash = c.object_hash
 				WHERE c.subject_hash = s.subject_hash AND c.predicate_hash = <https://capgraph.org/ns#confidence> AND c.label_hash = s.label_hash)
 		FROM pgderive_graphs g
 		JOIN quads s ON s.label_hash = g.graph AND s.predicate_hash = <http://www.w3.org/1999/02/22-rdf-syntax-ns#subject>
@@ -191,6 +191,9 @@ var deriveStatements = []struct {
 	{"drop tallies of nothing", `DELETE FROM capgraph_tallies t USING pgderive_tallies d
 		WHERE t.kind = d.kind AND t.a = d.a AND t.b = d.b AND t.photos <= 0`, false},
 }
+
+// everyGraph is the graphs of a store, for derive.
+const everyGraph = `SELECT DISTINCT label_hash AS graph FROM quads WHERE label_hash IS NOT NULL`
 
 // iriToken is an <IRI> in a derive statement.
 var iriToken = regexp.MustCompile(`<(https?://[^<>\s]+)>`)
@@ -270,7 +273,7 @@ func CreateDerived(ctx context.Context, addr string) error {
 	if err := createDerived(ctx, tx, true); err != nil {
 		return err
 	}
-	if err := derive(ctx, tx, `SELECT DISTINCT label_hash AS graph FROM quads WHERE label_hash IS NOT NULL`, true); err != nil {
+	if err := derive(ctx, tx, everyGraph, true); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {
@@ -379,7 +382,7 @@ func CheckDerived(ctx context.Context, db *sql.DB) ([]string, error) {
 			return nil, err
 		}
 	}
-	if err := derive(ctx, tx, `SELECT DISTINCT label_hash AS graph FROM quads WHERE label_hash IS NOT NULL`, true); err != nil {
+	if err := derive(ctx, tx, everyGraph, true); err != nil {
 		return nil, err
 	}
 	var problems []string
