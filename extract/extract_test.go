@@ -201,6 +201,23 @@ func TestExtractAllKeepsOrder(t *testing.T) {
 	}
 }
 
+// TestEntityWikidata: an entity carries its table entry's Wikidata item,
+// whatever the table: a country, an organisation, an armed group.
+func TestEntityWikidata(t *testing.T) {
+	x := newExtractor(t)
+	ex := x.Extract(extract.Caption{ID: "c", Text: "United Nations staff and U.S. Army soldiers unload aid in Syria, May 3, 2016. REUTERS/Jane Doe"})
+	want := map[string]string{"org:un": "Q1065", "group:us-army": "Q9212", "place:geonames:163843": "Q858", "agency:reuters": ""}
+	got := make(map[string]string)
+	for _, e := range ex.Entities {
+		got[e.ID] = e.Wikidata
+	}
+	for id, item := range want {
+		if g, ok := got[id]; !ok || g != item {
+			t.Errorf("%s: Wikidata %q (found %v), want %q", id, g, ok, item)
+		}
+	}
+}
+
 func TestExtractAllStopsEarly(t *testing.T) {
 	x := newExtractor(t)
 	captions := func(yield func(extract.Caption, error) bool) {

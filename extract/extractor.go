@@ -442,6 +442,9 @@ func (d *doc) entities() []Entity {
 		case m.group != nil:
 			e.GroupType = m.group.Type
 			e.Aliases = m.group.Aliases
+			e.Wikidata = m.group.Wikidata
+		case m.term != nil:
+			e.Wikidata = m.term.Wikidata
 		}
 		out = append(out, e)
 	}

@@ -78,9 +78,10 @@ type Entity struct {
 	Value     string `json:"value,omitempty"`     // ISO 8601: "2013-01-16", "2013-01", "2013", or "--01-16" without a year
 	Precision string `json:"precision,omitempty"` // "day", "month" or "year"
 
-	// PLACE only, when the gazetteer knows the place.
+	// PLACE only, when the gazetteer knows the place; Wikidata also for
+	// the groups, agencies and organisations that have an item.
 	GeoNamesID   int      `json:"geonames_id,omitempty"`
-	Wikidata     string   `json:"wikidata,omitempty"` // Wikidata item, "Q858"; countries only, for now
+	Wikidata     string   `json:"wikidata,omitempty"` // Wikidata item, "Q858": countries, and the table entries the gazetteer links
 	Latitude     float64  `json:"latitude,omitzero"`
 	Longitude    float64  `json:"longitude,omitzero"`
 	FeatureClass string   `json:"feature_class,omitempty"` // GeoNames feature class: P populated place, A admin area, S spot, T terrain, L area...

@@ -60,12 +60,13 @@ func (p *Place) IsDivision() bool { return p.Code == "ADM1" }
 
 // Group is an armed group: a state force, rebel group, militia, ....
 type Group struct {
-	ID      string   // "group:<slug>"
-	Name    string   // canonical name
-	Type    string   // one of GroupTypes
-	Parent  string   // ID of the parent group ("" when none): Nusra Front -> al Qaeda
-	Country string   // ISO 3166-1 alpha-2 code of the country it fights in or belongs to; "" when several
-	Aliases []string // every other name, abbreviation and spelling
+	ID       string   // "group:<slug>"
+	Name     string   // canonical name
+	Type     string   // one of GroupTypes
+	Parent   string   // ID of the parent group ("" when none): Nusra Front -> al Qaeda
+	Country  string   // ISO 3166-1 alpha-2 code of the country it fights in or belongs to; "" when several
+	Aliases  []string // every other name, abbreviation and spelling
+	Wikidata string   // the Wikidata item, "" when data/wikidata.tsv has none
 }
 
 // GroupTypes lists the values of [Group.Type].
@@ -77,6 +78,7 @@ type Term struct {
 	Name     string   // canonical name
 	Type     string   // AGENCY, ORGANIZATION, EVENT or PERSON (public figures captions name by surname alone)
 	Variants []string // other names and spellings
+	Wikidata string   // the Wikidata item, "" when data/wikidata.tsv has none
 }
 
 // Data is the whole gazetteer. It is read-only once [Load] returns it.
@@ -119,13 +121,13 @@ func load() (*Data, error) {
 	if err := readCurated(d, ix, countries); err != nil {
 		return nil, err
 	}
-	if err := readWikidata(d, ix); err != nil {
-		return nil, err
-	}
 	if err := readGroups(d); err != nil {
 		return nil, err
 	}
 	if err := readLexicon(d); err != nil {
+		return nil, err
+	}
+	if err := readWikidata(d, ix); err != nil {
 		return nil, err
 	}
 	if err := ix.finish(); err != nil {
@@ -612,14 +614,24 @@ func bareDivisions(names []string) []string {
 
 func (p *Place) inGeoNames() bool { return p.GeoNamesID != 0 && p.Code != "PCLI" }
 
-// readWikidata sets the Wikidata items of data/wikidata.tsv on their places.
+// readWikidata sets the Wikidata items of data/wikidata.tsv on their
+// places, groups and terms.
 func readWikidata(d *Data, ix *Index) error {
-	return tsv("data/wikidata.tsv", 2, func(line int, f []string) error {
-		p := ix.Place(f[0])
-		if p == nil {
-			return fmt.Errorf("gazetteer: data/wikidata.tsv line %d: no place %s", line, f[0])
+	items := make(map[string]*string, len(d.Groups)+len(d.Terms))
+	for i := range d.Groups {
+		items[d.Groups[i].ID] = &d.Groups[i].Wikidata
+	}
+	for i := range d.Terms {
+		items[d.Terms[i].ID] = &d.Terms[i].Wikidata
+	}
+	return tsv("data/wikidata.tsv", 2, func(_ int, f []string) error {
+		if p := ix.Place(f[0]); p != nil {
+			p.Wikidata = f[1]
+		} else if item := items[f[0]]; item != nil {
+			*item = f[1]
+		} else {
+			return fmt.Errorf("no place, group or term %s", f[0])
 		}
-		p.Wikidata = f[1]
 		return nil
 	})
 }

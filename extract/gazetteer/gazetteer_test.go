@@ -259,6 +259,45 @@ func TestTerm(t *testing.T) {
 	}
 }
 
+// TestWikidata: data/wikidata.tsv links countries by ISO code and table
+// entries by name, and leaves out the links rejects.tsv says are wrong
+// and the names that are only acronyms.
+func TestWikidata(t *testing.T) {
+	d, err := gazetteer.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := d.Index()
+	items := make(map[string]string)
+	for _, g := range d.Groups {
+		items[g.ID] = g.Wikidata
+	}
+	for _, x := range d.Terms {
+		items[x.ID] = x.Wikidata
+	}
+	for _, tt := range []struct{ id, want string }{
+		{"place:geonames:163843", "Q858"}, // Syria
+		{"group:us-army", "Q9212"},
+		{"group:indian-air-force", "Q330658"},
+		{"org:un", "Q1065"},
+		{"org:msf", "Q49330"},           // by its variant Médecins Sans Frontières
+		{"group:badr-organization", ""}, // rejected: "Badr" is an Algerian bank
+		{"agency:petra", ""},            // rejected: a Czech company
+		{"org:african-union", ""},       // "AU" is an acronym, not matched
+		{"group:islamic-state", ""},     // no item in the source
+	} {
+		got, ok := items[tt.id]
+		if p := ix.Place(tt.id); p != nil {
+			got, ok = p.Wikidata, true
+		}
+		if !ok {
+			t.Errorf("%s: no such entry", tt.id)
+		} else if got != tt.want {
+			t.Errorf("%s: Wikidata %q, want %q", tt.id, got, tt.want)
+		}
+	}
+}
+
 func TestNames(t *testing.T) {
 	d, err := gazetteer.Load()
 	if err != nil {

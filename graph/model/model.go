@@ -228,7 +228,11 @@ func (b *builder) entity(e extract.Entity) {
 			b.describe(n, CapgraphGroupType, str(e.GroupType))
 		}
 	case extract.Place:
-		b.place(n, e, name)
+		b.place(n, e, name) // with its Wikidata item among its links
+		return
+	}
+	if e.Wikidata != "" {
+		b.describe(n, OWLSameAs, quad.IRI(wikidataBase+e.Wikidata))
 	}
 }
 

@@ -168,6 +168,27 @@ func TestGeo(t *testing.T) {
 	}
 }
 
+// TestEntityWikidata: a group, organisation or agency that the gazetteer
+// links to Wikidata is the same as that item; one it does not link has no
+// owl:sameAs.
+func TestEntityWikidata(t *testing.T) {
+	for _, tt := range []struct {
+		entity extract.Entity
+		want   []quad.Value
+	}{
+		{extract.Entity{ID: "group:us-army", Type: extract.ArmedGroup, Wikidata: "Q9212"}, []quad.Value{quad.IRI("http://www.wikidata.org/entity/Q9212")}},
+		{extract.Entity{ID: "org:un", Type: extract.Organization, Wikidata: "Q1065"}, []quad.Value{quad.IRI("http://www.wikidata.org/entity/Q1065")}},
+		{extract.Entity{ID: "agency:reuters", Type: extract.Agency}, nil},
+	} {
+		e := tt.entity
+		e.Text, e.End = "Name", 4
+		qs := model.Quads(extract.Extraction{ID: "c", Text: "Name", Entities: []extract.Entity{e}}, model.Provenance{})
+		if got := objects(qs, model.EntityIRI(e.ID), model.OWLSameAs); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: sameAs %v, want %v", e.ID, got, tt.want)
+		}
+	}
+}
+
 // TestJSONLDTerms: a term is neither a prefix (it would redefine every
 // compact IRI of that prefix) nor another term, and names one IRI once.
 func TestJSONLDTerms(t *testing.T) {
