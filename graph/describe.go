@@ -42,6 +42,7 @@ func (s *Store) Describe(ctx context.Context, w io.Writer, iri string, format Fo
 	if len(quads) == 0 {
 		return 0, nil
 	}
+	quads = withDomainTypes(quads)
 	if format != NQuads {
 		for i := range quads {
 			quads[i].Label = nil

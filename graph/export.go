@@ -249,6 +249,8 @@ func (s *Store) graphs(ctx context.Context, inline bool, photos iter.Seq2[quad.I
 			}
 			if inline {
 				quads = append(quads, desc...)
+			} else {
+				quads = withDomainTypes(quads)
 			}
 			if graphs++; graphs%releaseEvery == 0 {
 				s.releaseMapped()
@@ -337,6 +339,17 @@ func (d *describer) closure(ctx context.Context, quads []quad.Quad, all map[quad
 	return out, nil
 }
 
+// withDomainTypes appends to quads the rdf:type quads that their
+// predicates' domains entail ([model.DomainType]).
+func withDomainTypes(quads []quad.Quad) []quad.Quad {
+	for _, q := range quads {
+		if t, ok := model.DomainType(q); ok {
+			quads = append(quads, t)
+		}
+	}
+	return quads
+}
+
 func sortQuads(qs []quad.Quad) {
 	key := func(v quad.Value) string {
 		if v == nil {
@@ -387,6 +400,17 @@ func (s *Store) streamNT(ctx context.Context, e *ntEncoder, within *containment)
 			steps[ref.Key()] = true
 		}
 	}
+	domains := make(map[any][]byte, 3) // predicate key -> the term of the class its domain gives
+	for p, class := range model.DomainTypes {
+		ref, err := s.qs.ValueOf(p)
+		if err != nil {
+			return 0, err
+		}
+		if ref != nil {
+			domains[ref.Key()] = s.term(class)
+		}
+	}
+	rdfType := s.term(model.RDFType)
 	n := 0
 	for it.Next(ctx) {
 		if n%4096 == 0 {
@@ -404,7 +428,8 @@ func (s *Store) streamNT(ctx context.Context, e *ntEncoder, within *containment)
 			continue
 		}
 		var line [4][]byte
-		step := false // a containment step, for the containment graph
+		step := false    // a containment step, for the containment graph
+		var class []byte // the class that the predicate's domain gives the subject
 		for i, d := range dirs {
 			if d == quad.Label && !e.quads {
 				break
@@ -418,7 +443,7 @@ func (s *Store) streamNT(ctx context.Context, e *ntEncoder, within *containment)
 			}
 			key := v.Key()
 			if d == quad.Predicate {
-				step = steps[key]
+				step, class = steps[key], domains[key]
 			}
 			t, ok := terms[key]
 			if !ok {
@@ -440,6 +465,12 @@ func (s *Store) streamNT(ctx context.Context, e *ntEncoder, within *containment)
 			return n, err
 		}
 		n++
+		if class != nil {
+			if err := e.line([4][]byte{line[0], rdfType, class, line[3]}); err != nil {
+				return n, err
+			}
+			n++
+		}
 		if step {
 			q, err := s.qs.Quad(ref)
 			if err != nil {
@@ -457,13 +488,7 @@ func (s *Store) streamNT(ctx context.Context, e *ntEncoder, within *containment)
 func (s *Store) streamNTPostgres(ctx context.Context, e *ntEncoder, within *containment) (int, error) {
 	terms := make(termCache[quad.Value], 1<<16)
 	n := 0
-	for q, err := range pgbulk.Quads(ctx, s.pgAddr) {
-		if err != nil {
-			return n, err
-		}
-		if q.Label == talliesGraph { // kept by Load, not stated by captions (tally.go)
-			continue
-		}
+	write := func(q quad.Quad) error {
 		var line [4][]byte
 		for i, v := range [...]quad.Value{q.Subject, q.Predicate, q.Object, q.Label} {
 			if v == nil || i == 3 && !e.quads {
@@ -475,10 +500,24 @@ func (s *Store) streamNTPostgres(ctx context.Context, e *ntEncoder, within *cont
 			}
 			line[i] = t
 		}
-		if err := e.line(line); err != nil {
+		n++
+		return e.line(line)
+	}
+	for q, err := range pgbulk.Quads(ctx, s.pgAddr) {
+		if err != nil {
 			return n, err
 		}
-		n++
+		if q.Label == talliesGraph { // kept by Load, not stated by captions (tally.go)
+			continue
+		}
+		if err := write(q); err != nil {
+			return n, err
+		}
+		if t, ok := model.DomainType(q); ok {
+			if err := write(t); err != nil {
+				return n, err
+			}
+		}
 		if q.Predicate == model.CapgraphLocatedIn || q.Predicate == model.SchemaContainedInPlace {
 			within.add(q)
 		}

@@ -572,3 +572,28 @@ func dateLiteral(e extract.Entity) (quad.Value, bool) {
 	}
 	return quad.TypedString{Value: quad.String(v), Type: t}, true
 }
+
+// DomainTypes are the classes that the RDFS domains of three predicates
+// give their subjects: a mention is a nif:String (nif:referenceContext), a
+// statement an rdf:Statement (rdf:subject) and a caption graph a
+// prov:Entity (prov:wasDerivedFrom). Each such subject has exactly one
+// quad of its predicate.
+var DomainTypes = map[quad.IRI]quad.IRI{
+	NIFReferenceContext: NIFString,
+	RDFSubject:          RDFStatement,
+	ProvWasDerivedFrom:  ProvEntity,
+}
+
+// DomainType returns the rdf:type quad, in q's graph, that the domain of
+// q's predicate entails for q's subject, and whether there is one. The
+// store leaves these types to the predicates (they would add one quad in
+// six); an export states them, so that a reader without RDFS inference
+// finds a type on every node.
+func DomainType(q quad.Quad) (quad.Quad, bool) {
+	p, _ := q.Predicate.(quad.IRI)
+	class, ok := DomainTypes[p]
+	if !ok {
+		return quad.Quad{}, false
+	}
+	return quad.Quad{Subject: q.Subject, Predicate: RDFType, Object: class, Label: q.Label}, true
+}

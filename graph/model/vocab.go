@@ -78,6 +78,7 @@ const (
 	RDFSubject   quad.IRI = RDFNS + "subject"
 	RDFPredicate quad.IRI = RDFNS + "predicate"
 	RDFObject    quad.IRI = RDFNS + "object"
+	RDFStatement quad.IRI = RDFNS + "Statement"
 
 	SchemaPhotograph         quad.IRI = SchemaNS + "Photograph"
 	SchemaImageObject        quad.IRI = SchemaNS + "ImageObject"
@@ -111,6 +112,8 @@ const (
 	OWLSameAs                quad.IRI = OWLNS + "sameAs"
 	ProvWasDerivedFrom       quad.IRI = ProvNS + "wasDerivedFrom"
 	ProvGeneratedAtTime      quad.IRI = ProvNS + "generatedAtTime"
+	ProvEntity               quad.IRI = ProvNS + "Entity"
+	NIFString                quad.IRI = NIFNS + "String"
 	NIFContext               quad.IRI = NIFNS + "Context"
 	NIFIsString              quad.IRI = NIFNS + "isString"
 	NIFReferenceContext      quad.IRI = NIFNS + "referenceContext"
@@ -242,6 +245,7 @@ var JSONLDTerms = []JSONLDTerm{
 	{"NewsMediaOrganization", SchemaNewsMedia, ""}, {"Event", SchemaEvent, ""},
 	{"GeoCoordinates", SchemaGeoCoordinates, ""}, {"Role", SchemaRole, ""},
 	{"ArmedGroup", CapgraphArmedGroup, ""}, {"Context", NIFContext, ""}, {"Geometry", GeoGeometry, ""},
+	{"String", NIFString, ""}, {"Statement", RDFStatement, ""}, {"Entity", ProvEntity, ""},
 	// The photo.
 	{"caption", SchemaCaption, ""}, {"identifier", SchemaIdentifier, ""}, {"creditText", SchemaCreditText, ""},
 	{"creator", SchemaCreator, "@id"}, {"sourceOrganization", SchemaSourceOrg, "@id"},
