@@ -29,13 +29,13 @@ import (
 	"github.com/capgraph/capgraph/extract/gazetteer/internal/fold"
 )
 
-//go:embed data/places.tsv.gz data/countries.tsv data/curated_places.tsv data/groups.tsv data/lexicon.tsv data/forbidden.tsv data/wikidata.tsv
+//go:embed data/places.tsv.gz data/countries.tsv data/curated_places.tsv data/groups.tsv data/lexicon.tsv data/forbidden.tsv data/wikidata.tsv data/divisions.tsv
 var files embed.FS
 
 // Place is one gazetteer place.
 type Place struct {
 	ID         string   // "place:geonames:170654" for GeoNames places, "place:adm1:SY.12" and "place:adm2:UA.21.5" for divisions, "place:<slug>" for curated ones
-	GeoNamesID int      // 0 when there is none (curated places, divisions, a few countries)
+	GeoNamesID int      // 0 when there is none (curated places, some divisions, a few countries)
 	Name       string   // preferred (English, usually ASCII) name
 	Names      []string // every Latin-script name and variant, Name first, distinct under [Fold]
 	Lat, Lon   float64  // WGS84 degrees; approximate for curated places, the capital for countries
@@ -128,6 +128,9 @@ func load() (*Data, error) {
 		return nil, err
 	}
 	if err := readWikidata(d, ix); err != nil {
+		return nil, err
+	}
+	if err := readDivisionLinks(ix); err != nil {
 		return nil, err
 	}
 	if err := ix.finish(); err != nil {
@@ -631,6 +634,28 @@ func readWikidata(d *Data, ix *Index) error {
 			*item = f[1]
 		} else {
 			return fmt.Errorf("no place, group or term %s", f[0])
+		}
+		return nil
+	})
+}
+
+// readDivisionLinks sets the GeoNames ids and Wikidata items of
+// data/divisions.tsv on their first-level divisions. (places.tsv.gz knows a
+// division by its admin1 code only.) It runs after the curated table, which
+// looks at GeoNames ids to tell GeoNames places from its own.
+func readDivisionLinks(ix *Index) error {
+	return tsv("data/divisions.tsv", 3, func(_ int, f []string) error {
+		p := ix.Place(f[0])
+		if p == nil || !p.IsDivision() {
+			return fmt.Errorf("no division %s", f[0])
+		}
+		id, err := strconv.Atoi(f[1])
+		if err != nil || id <= 0 {
+			return fmt.Errorf("%s: GeoNames id %q", f[0], f[1])
+		}
+		p.GeoNamesID = id
+		if f[2] != "" {
+			p.Wikidata = f[2]
 		}
 		return nil
 	})

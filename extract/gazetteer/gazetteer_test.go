@@ -260,8 +260,9 @@ func TestTerm(t *testing.T) {
 }
 
 // TestWikidata: data/wikidata.tsv links countries by ISO code and table
-// entries by name, and leaves out the links rejects.tsv says are wrong
-// and the names that are only acronyms.
+// entries by name, data/divisions.tsv links divisions to GeoNames and
+// Wikidata, and both leave out the links rejects.tsv says are wrong and
+// the names that are only acronyms.
 func TestWikidata(t *testing.T) {
 	d, err := gazetteer.Load()
 	if err != nil {
@@ -285,6 +286,8 @@ func TestWikidata(t *testing.T) {
 		{"agency:petra", ""},            // rejected: a Czech company
 		{"org:african-union", ""},       // "AU" is an acronym, not matched
 		{"group:islamic-state", ""},     // no item in the source
+		{"place:adm1:US.CA", "Q99"},     // a division, by its flag
+		{"place:adm1:US.NY", ""},        // rejected: the flag is New York City's
 	} {
 		got, ok := items[tt.id]
 		if p := ix.Place(tt.id); p != nil {
@@ -294,6 +297,12 @@ func TestWikidata(t *testing.T) {
 			t.Errorf("%s: no such entry", tt.id)
 		} else if got != tt.want {
 			t.Errorf("%s: Wikidata %q, want %q", tt.id, got, tt.want)
+		}
+	}
+	// Divisions have GeoNames ids where data/divisions.tsv links them.
+	for id, want := range map[string]int{"place:adm1:SY.12": 169387, "place:adm1:UA.14": 702657, "place:adm1:US.CA": 5332921} {
+		if p := ix.Place(id); p == nil || p.GeoNamesID != want {
+			t.Errorf("%s: %+v, want GeoNames id %d", id, p, want)
 		}
 	}
 }

@@ -1,13 +1,17 @@
-// Command genwikidata writes data/wikidata.tsv, the Wikidata item of each
-// gazetteer entry that a registry package names, from two npm packages (run
-// by gen-wikidata.sh):
+// Command genwikidata writes the gazetteer's links to other datasets from
+// three npm packages (run by gen-wikidata.sh):
 //
-//   - the countries of data/countries.tsv, by ISO code, from the borders that
-//     @rapideditor/country-coder ships (ISC licence);
-//   - the armed groups of data/groups.tsv and the agencies, organisations,
-//     events and people of data/lexicon.tsv, by name, from the Wikidata
-//     labels that name-suggestion-index ships (BSD-3-Clause; the labels are
-//     Wikidata's, CC0).
+//   - data/wikidata.tsv: the Wikidata items of the countries of
+//     data/countries.tsv, by ISO code, from the borders that
+//     @rapideditor/country-coder ships (ISC licence); and of the armed
+//     groups of data/groups.tsv and the agencies, organisations, events and
+//     people of data/lexicon.tsv, by name, from the Wikidata labels that
+//     name-suggestion-index ships (BSD-3-Clause; the labels are Wikidata's,
+//     CC0);
+//   - data/divisions.tsv: the GeoNames ids of the first-level divisions of
+//     data/places.tsv.gz, by admin1 code, from iso3166-2-db (MIT), and the
+//     Wikidata items of those with a subdivision flag in
+//     name-suggestion-index.
 //
 // A curated entry is linked only when its names point at exactly one item:
 // its canonical name if that matches one label, else all of its names
@@ -19,11 +23,14 @@ package main
 
 import (
 	"bufio"
+	"compress/gzip"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -33,30 +40,56 @@ import (
 )
 
 func main() {
-	borders := flag.String("borders", "", "country-coder's src/data/borders.json")
-	borderVersion := flag.String("borders-version", "", "country-coder's version, for the file's header")
-	labels := flag.String("labels", "", "name-suggestion-index's dist/wikidata/wikidata.json")
-	labelVersion := flag.String("labels-version", "", "name-suggestion-index's version, for the file's header")
+	countryCoder := flag.String("country-coder", "", "the unpacked npm package @rapideditor/country-coder")
+	nsi := flag.String("nsi", "", "the unpacked npm package name-suggestion-index")
+	iso3166 := flag.String("iso3166", "", "the unpacked npm package iso3166-2-db")
 	rejects := flag.String("rejects", "internal/genwikidata/rejects.tsv", "links found wrong by review")
-	out := flag.String("out", "data/wikidata.tsv", "file to write")
 	flag.Parse()
-	if *borders == "" || *labels == "" {
-		log.Fatal("genwikidata: -borders and -labels are required")
+	if *countryCoder == "" || *nsi == "" || *iso3166 == "" {
+		log.Fatal("genwikidata: -country-coder, -nsi and -iso3166 are required")
 	}
-	var rows []row
-	countries, err := countryItems(*borders, "data/countries.tsv")
+	if err := run(*countryCoder, *nsi, *iso3166, *rejects); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func run(countryCoder, nsi, iso3166, rejects string) error {
+	versions := make(map[string]string)
+	for _, dir := range []string{countryCoder, nsi, iso3166} {
+		b, err := os.ReadFile(filepath.Join(dir, "package.json"))
+		if err != nil {
+			return err
+		}
+		var p struct{ Name, Version string }
+		if err := json.Unmarshal(b, &p); err != nil {
+			return fmt.Errorf("%s: %w", dir, err)
+		}
+		versions[dir] = p.Name + " " + p.Version
+	}
+	rows, err := countryItems(filepath.Join(countryCoder, "src/data/borders.json"), "data/countries.tsv")
 	if err != nil {
-		log.Fatal(err)
+		return err
 	}
-	rows = append(rows, countries...)
-	curated, err := curatedItems(*labels, *rejects, "data/groups.tsv", "data/lexicon.tsv")
+	labels, err := readLabels(filepath.Join(nsi, "dist/wikidata/wikidata.json"))
 	if err != nil {
-		log.Fatal(err)
+		return err
 	}
-	rows = append(rows, curated...)
-	if err := write(*out, rows, *borderVersion, *labelVersion); err != nil {
-		log.Fatal(err)
+	rejected, err := readRejects(rejects)
+	if err != nil {
+		return err
 	}
+	curated, err := curatedItems(labels, rejected, "data/groups.tsv", "data/lexicon.tsv")
+	if err != nil {
+		return err
+	}
+	if err := writeItems("data/wikidata.tsv", append(rows, curated...), versions[countryCoder], versions[nsi]); err != nil {
+		return err
+	}
+	divisions, err := divisionItems("data/places.tsv.gz", filepath.Join(iso3166, "regions"), filepath.Join(nsi, "dist/json/nsi.json"), labels, rejected)
+	if err != nil {
+		return err
+	}
+	return writeDivisions("data/divisions.tsv", divisions, versions[iso3166], versions[nsi])
 }
 
 // A row is one line of wikidata.tsv.
@@ -114,35 +147,47 @@ type entry struct {
 
 var termPrefix = map[string]string{"AGENCY": "agency:", "ORGANIZATION": "org:", "EVENT": "event:", "PERSON": "person:"}
 
-// curatedItems links the entries of the curated tables to the items whose
-// Wikidata labels name them.
-func curatedItems(labelsPath, rejectsPath, groupsPath, lexiconPath string) ([]row, error) {
-	b, err := os.ReadFile(labelsPath)
+// An item is what the Wikidata labels of name-suggestion-index say of an
+// item.
+type item struct {
+	Label       string `json:"label"`
+	Description string `json:"description"`
+}
+
+// readLabels reads name-suggestion-index's dist/wikidata/wikidata.json.
+func readLabels(path string) (map[string]item, error) {
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	var doc struct {
-		Wikidata map[string]struct {
-			Label       string `json:"label"`
-			Description string `json:"description"`
-		} `json:"wikidata"`
+		Wikidata map[string]item `json:"wikidata"`
 	}
 	if err := json.Unmarshal(b, &doc); err != nil {
-		return nil, fmt.Errorf("%s: %w", labelsPath, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	return doc.Wikidata, nil
+}
+
+// readRejects reads rejects.tsv into a set of "id\titem".
+func readRejects(path string) (map[string]bool, error) {
+	rejected := make(map[string]bool)
+	err := readTSV(path, 2, func(f []string) error {
+		rejected[f[0]+"\t"+f[1]] = true
+		return nil
+	})
+	return rejected, err
+}
+
+// curatedItems links the entries of the curated tables to the items whose
+// Wikidata labels name them.
+func curatedItems(labels map[string]item, rejected map[string]bool, groupsPath, lexiconPath string) ([]row, error) {
 	byLabel := make(map[string][]string) // folded label -> items
-	for q, it := range doc.Wikidata {
+	for q, it := range labels {
 		if qid.MatchString(q) && it.Label != "" && it.Description != "" {
 			k := fold.Fold(it.Label)
 			byLabel[k] = append(byLabel[k], q)
 		}
-	}
-	rejected := make(map[string]bool) // "id\titem"
-	if err := readTSV(rejectsPath, 2, func(f []string) error {
-		rejected[f[0]+"\t"+f[1]] = true
-		return nil
-	}); err != nil {
-		return nil, err
 	}
 
 	var entries []entry
@@ -179,18 +224,18 @@ func curatedItems(labelsPath, rejectsPath, groupsPath, lexiconPath string) ([]ro
 		if len(items) != 1 || rejected[e.id+"\t"+items[0]] {
 			continue
 		}
-		it := doc.Wikidata[items[0]]
+		it := labels[items[0]]
 		rows = append(rows, row{id: e.id, item: items[0], name: e.names[0], label: it.Label, about: it.Description})
 	}
 	return rows, nil
 }
 
-func write(path string, rows []row, borderVersion, labelVersion string) error {
+func writeItems(path string, rows []row, countryCoder, nsi string) error {
 	var w strings.Builder
 	fmt.Fprintf(&w, "# wikidata.tsv: the Wikidata item of each gazetteer entry that has one, by gazetteer ID.\n")
-	fmt.Fprintf(&w, "# Generated by gen-wikidata.sh; do not edit. Countries: from npm @rapideditor/country-coder\n")
-	fmt.Fprintf(&w, "# %s (ISC licence, LICENSE-country-coder.txt), by ISO code. Groups, agencies, organisations,\n", borderVersion)
-	fmt.Fprintf(&w, "# events and people: from the Wikidata labels (CC0) of npm name-suggestion-index %s\n", labelVersion)
+	fmt.Fprintf(&w, "# Generated by gen-wikidata.sh; do not edit. Countries: from npm %s\n", countryCoder)
+	fmt.Fprintf(&w, "# (ISC licence, LICENSE-country-coder.txt), by ISO code. Groups, agencies, organisations,\n")
+	fmt.Fprintf(&w, "# events and people: from the Wikidata labels (CC0) of npm %s\n", nsi)
 	fmt.Fprintf(&w, "# (BSD-3-Clause, LICENSE-name-suggestion-index.txt), by name; label and description\n")
 	fmt.Fprintf(&w, "# are the item's, for review (internal/genwikidata/rejects.tsv holds the links found wrong).\n")
 	fmt.Fprintf(&w, "# id\twikidata\tname\tlabel\tdescription\n")
@@ -204,15 +249,43 @@ func write(path string, rows []row, borderVersion, labelVersion string) error {
 	return os.WriteFile(path, []byte(w.String()), 0o644)
 }
 
-// readTSV calls fn with the tab-separated fields of every line of path that
-// is neither empty nor a "#" comment.
+func writeDivisions(path string, rows []division, iso3166, nsi string) error {
+	var w strings.Builder
+	fmt.Fprintf(&w, "# divisions.tsv: the GeoNames id and Wikidata item of first-level divisions, by gazetteer ID.\n")
+	fmt.Fprintf(&w, "# Generated by gen-wikidata.sh; do not edit. GeoNames ids: from npm %s (MIT licence,\n", iso3166)
+	fmt.Fprintf(&w, "# LICENSE-iso3166-2-db.txt), by GeoNames admin1 code, where its name agrees with ours.\n")
+	fmt.Fprintf(&w, "# Wikidata items: from the subdivision flags of npm %s, by ISO 3166-2\n", nsi)
+	fmt.Fprintf(&w, "# code and name. The last columns, for review: iso3166-2-db's name, and the item's Wikidata\n")
+	fmt.Fprintf(&w, "# label and description (internal/genwikidata/rejects.tsv holds the items found wrong).\n")
+	fmt.Fprintf(&w, "# id\tgeonames\twikidata\tname\ttheir name\tlabel\tdescription\n")
+	for _, d := range rows {
+		fmt.Fprintf(&w, "%s\t%d\t%s\t%s\t%s", d.id, d.geonames, d.item, d.name, d.theirName)
+		if d.item != "" {
+			fmt.Fprintf(&w, "\t%s\t%s", d.label, d.about)
+		}
+		w.WriteString("\n")
+	}
+	return os.WriteFile(path, []byte(w.String()), 0o644)
+}
+
+// readTSV calls fn with the tab-separated fields of every line of path
+// (gzipped when its name ends in .gz) that is neither empty nor a "#"
+// comment.
 func readTSV(path string, minFields int, fn func(f []string) error) error {
 	file, err := os.Open(path)
 	if err != nil {
 		return err
 	}
 	defer file.Close()
-	sc := bufio.NewScanner(file)
+	var r io.Reader = file
+	if strings.HasSuffix(path, ".gz") {
+		zr, err := gzip.NewReader(file)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		r = zr
+	}
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	for n := 1; sc.Scan(); n++ {
 		line := sc.Text()

@@ -42,7 +42,15 @@ func TestCuratedItems(t *testing.T) {
 		"ORGANIZATION\tgazprom\tGazprom\tGazprom Neft\n"+
 		"AGENCY\tguardian\tThe Guardian\tGuardian\n"+
 		"AGENCY\tsputnik\tSputnik\t\n")
-	rows, err := curatedItems(labels, rejects, groups, lexicon)
+	items, err := readLabels(labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rejected, err := readRejects(rejects)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := curatedItems(items, rejected, groups, lexicon)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,5 +61,28 @@ func TestCuratedItems(t *testing.T) {
 	want := []string{"group:us-army=Q8", "org:un=Q1", "org:msf=Q2", "org:gazprom=Q9"}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// TestSameDivision: two tables name a division alike when its names agree
+// but for the words that say what kind of division it is.
+func TestSameDivision(t *testing.T) {
+	for _, tt := range []struct {
+		ours []string
+		name string
+		want bool
+	}{
+		{[]string{"Idlib"}, "Idlib Governorate", true},
+		{[]string{"Odesa"}, "Odessa Oblast", true},
+		{[]string{"Crimea"}, "Autonomous Republic of Crimea", true},
+		{[]string{"Saint Gallen", "St. Gallen"}, "Canton of St. Gallen", true},
+		{[]string{"Southern Governorate"}, "Northern Governorate", false},
+		{[]string{"Sevastopol City"}, "Sevastopol", true},
+		{[]string{"Kyiv"}, "Kiev", false},         // spellings Key does not join
+		{[]string{"Province"}, "Province", false}, // nothing left to compare
+	} {
+		if got := sameDivision(tt.ours, tt.name); got != tt.want {
+			t.Errorf("sameDivision(%q, %q) = %v, want %v", tt.ours, tt.name, got, tt.want)
+		}
 	}
 }
