@@ -157,7 +157,7 @@ func TestCountryOverCity(t *testing.T) {
 }
 
 // TestPlaceInItsContainer: the country or state after a town decides
-// which town of that name it is.
+// which town of that name it is, and the town which state.
 func TestPlaceInItsContainer(t *testing.T) {
 	x := newExtractor(t)
 	for text, want := range map[string]string{
@@ -169,6 +169,19 @@ func TestPlaceInItsContainer(t *testing.T) {
 		got := x.Extract(extract.Caption{ID: "t", Text: text})
 		if len(got.Entities) == 0 || got.Entities[0].ID != want {
 			t.Errorf("%q: first entity %+v, want %s", text, got.Entities, want)
+		}
+	}
+	// And the town decides which container it is, when the tables chose
+	// one in another country: a US state, not the country or a village.
+	for text, want := range map[string]string{
+		"Protesters rally in Atlanta, Georgia, May 5, 2020.":       "place:adm1:US.GA",
+		"Protesters rally in Sacramento, California, May 5, 2020.": "place:adm1:US.CA",
+		"Protesters rally in Miami, Florida, May 5, 2020.":         "place:adm1:US.FL",
+		"A man walks in Batumi, Georgia, May 3, 2024.":             "place:geonames:614540",
+	} {
+		got := x.Extract(extract.Caption{ID: "t", Text: text})
+		if len(got.Entities) < 2 || got.Entities[1].ID != want {
+			t.Errorf("%q: second entity %+v, want %s", text, got.Entities, want)
 		}
 	}
 }

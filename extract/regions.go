@@ -107,7 +107,10 @@ func (d *doc) usStates() {
 // a first-level division that does not hold the place the tables chose:
 // "Tripoli, Lebanon" is Lebanon's Tripoli, not Libya's capital;
 // "Wilmington, Del." is Delaware's. The container wins when the gazetteer
-// has a place of that name inside it.
+// has a place of that name inside it. Failing that, when the container
+// the tables chose lies in another country, the place decides: "Atlanta,
+// Georgia" is the US state, not the country, as "Sacramento, California"
+// is not Colombia's village.
 func (d *doc) resolveInContainers() {
 	for _, m := range d.mentions {
 		p := m.place
@@ -115,16 +118,30 @@ func (d *doc) resolveInContainers() {
 			continue
 		}
 		c := d.mentionAtToken(m.te)
-		if c == nil || c.ts != m.te || c.place == nil || !c.place.IsCountry() && !c.place.IsDivision() || inside(p, c.place) {
+		if c == nil || c.ts != m.te || c.place == nil || inside(p, c.place) {
 			continue
 		}
-		for _, q := range d.x.ix.Places(d.text[m.start:m.end]) {
-			if !q.IsCountry() && inside(q, c.place) {
-				m.place, m.id, m.canonical = q, q.ID, q.Name
-				break
+		if c.place.IsCountry() || c.place.IsDivision() {
+			if d.placeNamed(m, func(q *gazetteer.Place) bool { return !q.IsCountry() && inside(q, c.place) }) != nil {
+				continue
 			}
 		}
+		if c.place.Country != p.Country {
+			d.placeNamed(c, func(q *gazetteer.Place) bool { return (q.IsCountry() || q.IsDivision()) && inside(p, q) })
+		}
 	}
+}
+
+// placeNamed gives m the first place of its name that ok accepts, and
+// returns it; nil, and m unchanged, when there is none.
+func (d *doc) placeNamed(m *mention, ok func(*gazetteer.Place) bool) *gazetteer.Place {
+	for _, q := range d.x.ix.Places(d.text[m.start:m.end]) {
+		if ok(q) {
+			m.place, m.id, m.canonical = q, q.ID, q.Name
+			return q
+		}
+	}
+	return nil
 }
 
 // inside reports whether the gazetteer puts p in the country or division c.
