@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/capgraph/capgraph/graph/internal/pgbulk"
 )
 
 // TestCheckPostgres checks a PostgreSQL store: sound after a load, and
@@ -78,4 +80,52 @@ func TestNoDerivedPostgres(t *testing.T) {
 		return
 	}
 	t.Fatal("no error")
+}
+
+// TestDerivedReopenPostgres: a store that lost one derived table gets it
+// back, rows and all, at its next open; one whose tables a newer capgraph
+// laid out refuses to be opened for writing rather than lay them out
+// again.
+func TestDerivedReopenPostgres(t *testing.T) {
+	s := openPostgres(t)
+	loadAll(t, s, exampleExtractions(t))
+	addr := os.Getenv("CAPGRAPH_TEST_POSTGRES")
+	db, err := sql.Open("postgres", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	count := func() (n int) {
+		t.Helper()
+		if err := db.QueryRow(`SELECT count(*) FROM capgraph_statements`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	want := count()
+	s.Close()
+	if _, err := db.Exec(`DROP TABLE capgraph_statements`); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(t.Context(), addr, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := count(); got != want || want == 0 {
+		t.Errorf("capgraph_statements has %d rows after the open, want %d", got, want)
+	}
+	s.Close()
+
+	if _, err := db.Exec(`UPDATE capgraph_derived SET version = version + 1`); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := Open(t.Context(), addr, Options{}); !errors.Is(err, pgbulk.ErrNewerDerived) {
+		if err == nil {
+			s.Close()
+		}
+		t.Fatalf("open for writing: %v, want ErrNewerDerived", err)
+	}
+	if got := count(); got != want {
+		t.Errorf("the refused open left %d statements, want %d", got, want)
+	}
 }

@@ -336,22 +336,35 @@ func joinIdents(names []string) string {
 	return strings.Join(quoted, ", ")
 }
 
-// derivedCurrent reports whether the derived tables are there, in this
-// layout.
+// derivedCurrent reports whether every derived table is there, in this
+// layout, and fails with ErrNewerDerived when a newer capgraph laid them
+// out.
 func derivedCurrent(ctx context.Context, q interface {
 	QueryRowContext(context.Context, string, ...any) *sql.Row
 }) (bool, error) {
-	var exists bool
-	if err := q.QueryRowContext(ctx, `SELECT to_regclass('capgraph_derived') IS NOT NULL`).Scan(&exists); err != nil || !exists {
+	// Every table, not only the version's: a user may drop one.
+	var missing int
+	err := q.QueryRowContext(ctx, `SELECT count(*) FROM unnest($1::text[]) AS t (name) WHERE to_regclass(t.name) IS NULL`,
+		pq.Array(DerivedTables)).Scan(&missing)
+	if err != nil || missing > 0 {
 		return false, err
 	}
 	var v int
-	err := q.QueryRowContext(ctx, `SELECT version FROM capgraph_derived`).Scan(&v)
-	if errors.Is(err, sql.ErrNoRows) {
+	err = q.QueryRowContext(ctx, `SELECT version FROM capgraph_derived`).Scan(&v)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
 		return false, nil
+	case err == nil && v > derivedVersion:
+		// Deriving them again in the older layout would undo the newer
+		// capgraph's, which would then undo this one's at its next open.
+		return false, fmt.Errorf("%w: the store's are of layout %d, this capgraph writes layout %d", ErrNewerDerived, v, derivedVersion)
 	}
 	return v == derivedVersion, err
 }
+
+// ErrNewerDerived is the error of a write to a store whose derived tables
+// a newer capgraph laid out.
+var ErrNewerDerived = errors.New("the derived tables are of a newer capgraph: write to this store with that one")
 
 // CheckDerived derives the derived tables from every graph afresh, into
 // temporary tables of the same names (which the statements then find
@@ -395,7 +408,7 @@ func CheckDerived(ctx context.Context, db *sql.DB) ([]string, error) {
 			return nil, err
 		}
 		if extra > 0 || missing > 0 {
-			problems = append(problems, fmt.Sprintf("derived table %s has %d rows that the quads do not give, and lacks %d that they do; opening the store for writing after dropping capgraph_derived derives it again", t, extra, missing))
+			problems = append(problems, fmt.Sprintf("derived table %s has %d rows that the quads do not give, and lacks %d that they do; opening the store for writing after dropping it derives it again", t, extra, missing))
 		}
 	}
 	return problems, nil
