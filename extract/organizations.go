@@ -34,6 +34,10 @@ func (d *doc) findOrganizations() {
 		if serviceHeads[head] && (h == 0 || !adminModifiers[d.toks[h-1].lower]) {
 			continue
 		}
+		if m := d.owner[h]; m != nil && m.typ == Organization && !m.proposed {
+			h = m.te - 1 // a table's organisation already ("International Rescue Committee")
+			continue
+		}
 		s, anchored := d.orgStart(h)
 		e := d.orgEnd(h)
 		if !anchored && !isUpperStart(d.toks[h].text) {
