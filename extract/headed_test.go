@@ -182,3 +182,23 @@ func TestPlaceInItsContainer(t *testing.T) {
 		}
 	}
 }
+
+// TestTableNamesAcrossGaps: a table's name is found across a plural's
+// possessive and an ampersand, and the gaps end no other name.
+func TestTableNamesAcrossGaps(t *testing.T) {
+	x := newExtractor(t)
+	for text, want := range map[string]string{
+		"Supporters of the Peoples' Democratic Party rally in Diyarbakir, Turkey, May 5, 2022.": "org:hdp",
+		"Staff of Humanity & Inclusion work in Kabul, Afghanistan, May 5, 2022.":                "org:humanity-inclusion",
+		"Members of the Sudan Doctors’ Union work in Port Sudan, Sudan, May 5, 2024.":           "org:sudan-doctors-union",
+	} {
+		got := x.Extract(extract.Caption{ID: "t", Text: text})
+		found := false
+		for _, e := range got.Entities {
+			found = found || e.ID == want
+		}
+		if !found {
+			t.Errorf("%q: entities %+v, want %s", text, got.Entities, want)
+		}
+	}
+}

@@ -24,7 +24,7 @@ func (d *doc) matchTables() {
 		var cands []candidate
 		node := int32(0)
 		for j := i; j < len(d.toks) && d.owner[j] == nil; j++ {
-			if j > i && !gapJoins(d.text[d.toks[j-1].end:d.toks[j].start]) {
+			if j > i && !tableGap(d.text[d.toks[j-1].end:d.toks[j].start]) {
 				break
 			}
 			next, ok := t.step(node, d.tokIDs[j])
@@ -145,6 +145,14 @@ func lowerStartOK(toks []token) bool {
 		}
 	}
 	return true
+}
+
+// tableGap reports whether gap may stand inside a table's name: what
+// joins the words of any name, and the possessive of a plural and the
+// ampersand, which only a name the tables hold can span ("Peoples'
+// Democratic Party", "Humanity & Inclusion").
+func tableGap(gap string) bool {
+	return gapJoins(gap) || gap == "' " || gap == "’ " || gap == " & "
 }
 
 func isApostrophe(s string) bool { return s == "'" || s == "’" }
