@@ -133,6 +133,11 @@ func isAcronymName(name string) bool {
 	return letters >= 1 && letters <= 6
 }
 
+// maxNameTokens bounds the names the trie holds, and so the walk from each
+// token: the longest the tables name is ten words ("Armed Forces of the
+// Democratic Republic of the Congo").
+const maxNameTokens = 12
+
 // buildTrie indexes every gazetteer, group and term name.
 func buildTrie(ix *gazetteer.Index) *trie {
 	n := 0
@@ -147,7 +152,7 @@ func buildTrie(ix *gazetteer.Index) *trie {
 		if len(toks) > 1 && toks[0] == the {
 			toks = toks[1:]
 		}
-		if len(toks) == 0 || len(toks) > 8 {
+		if len(toks) == 0 || len(toks) > maxNameTokens {
 			return true
 		}
 		t.add(toks, ref{kind: kind, idx: int32(idx), acronym: isAcronymName(strings.TrimSpace(name))})
