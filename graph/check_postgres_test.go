@@ -5,9 +5,11 @@ import (
 	"errors"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/capgraph/capgraph/graph/internal/pgbulk"
+	"github.com/capgraph/capgraph/internal/pgtest"
 )
 
 // TestCheckPostgres checks a PostgreSQL store: sound after a load, and
@@ -127,5 +129,32 @@ func TestDerivedReopenPostgres(t *testing.T) {
 	}
 	if got := count(); got != want {
 		t.Errorf("the refused open left %d statements, want %d", got, want)
+	}
+}
+
+// TestOpensAtOncePostgres opens a new PostgreSQL store from several
+// goroutines at once, as builds started together do: every open creates
+// or finds the tables, and none fails on another's CREATE.
+func TestOpensAtOncePostgres(t *testing.T) {
+	addr := pgtest.Schema(t, "capgraph_graph_opens_at_once")
+	for round := range 3 {
+		if round > 0 {
+			addr = pgtest.Schema(t, "capgraph_graph_opens_at_once")
+		}
+		errs := make([]error, 8)
+		var wg sync.WaitGroup
+		for i := range errs {
+			wg.Go(func() {
+				s, err := Open(t.Context(), addr, Options{ReadOnly: i%4 == 3})
+				if err == nil {
+					err = s.Close()
+				}
+				errs[i] = err
+			})
+		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
 	}
 }

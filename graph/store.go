@@ -53,7 +53,6 @@ import (
 	"github.com/cayleygraph/cayley/graph/sql/postgres"
 	"github.com/cayleygraph/cayley/query"
 	_ "github.com/cayleygraph/cayley/query/gizmo" // Query languages
-	"github.com/lib/pq"
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
 
@@ -224,39 +223,34 @@ func Open(ctx context.Context, addr string, opts Options) (*Store, error) {
 // exist, and, when writable, the index of quads by graph that Cayley
 // leaves out: without it, deleting a node makes PostgreSQL check every quad
 // for one whose label it is (label_hash_fk), 90 ms at 10^4 captions, and a
-// build deletes a few nodes per transaction. Two builds that open a new
-// store at once both create them, and the second's CREATE fails on
-// PostgreSQL's catalogue: it tries again, and then finds them.
-func initPostgres(ctx context.Context, addr string, writable bool) error {
-	for attempt := 1; ; attempt++ {
-		err := cgraph.InitQuadStore(pgBackend, addr, nil)
-		if errors.Is(err, cgraph.ErrDatabaseExists) {
-			err = nil
-		}
-		if err == nil && writable {
-			err = pgbulk.IndexLabels(ctx, addr)
-		}
-		if err == nil && writable {
-			err = pgbulk.CreateHandoff(ctx, addr)
-		}
-		if err == nil {
-			// Derived tables are an index, not captions: a store opened to
-			// read gets them too, if its user may create them. One that
-			// may not answers the SQL twins with ErrNoDerived.
-			if derr := pgbulk.CreateDerived(ctx, addr); writable {
-				err = derr
-			}
-		}
-		var pqErr *pq.Error
-		switch {
-		case err == nil:
-			return nil
-		case attempt < 5 && errors.As(err, &pqErr) && (pqErr.Code == "23505" || pqErr.Code == "42P07"): // unique_violation, duplicate_table
-			time.Sleep(time.Duration(attempt) * 50 * time.Millisecond)
-		default:
-			return err
+// build deletes a few nodes per transaction. Opens of one store take
+// turns at this (pgbulk.LockInit): two builds that open a new store at
+// once would otherwise both create the tables, and one fail.
+func initPostgres(ctx context.Context, addr string, writable bool) (err error) {
+	unlock, err := pgbulk.LockInit(ctx, addr)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, unlock()) }()
+	err = cgraph.InitQuadStore(pgBackend, addr, nil)
+	if errors.Is(err, cgraph.ErrDatabaseExists) {
+		err = nil
+	}
+	if err == nil && writable {
+		err = pgbulk.IndexLabels(ctx, addr)
+	}
+	if err == nil && writable {
+		err = pgbulk.CreateHandoff(ctx, addr)
+	}
+	if err == nil {
+		// Derived tables are an index, not captions: a store opened to
+		// read gets them too, if its user may create them. One that may
+		// not answers the SQL twins with ErrNoDerived.
+		if derr := pgbulk.CreateDerived(ctx, addr); writable {
+			err = derr
 		}
 	}
+	return err
 }
 
 // redact hides the password of a database URL in messages.
