@@ -183,6 +183,35 @@ func TestPlaceInItsContainer(t *testing.T) {
 	}
 }
 
+// TestPlaceOfAName: a name alone means the place of that name that
+// captions mean: a division weighs the towns it holds (a US state before
+// a Colombian village, Indonesia's Bali before an Indian village), a city
+// comes before the division of its name, and a division before a small
+// town of its name in it.
+func TestPlaceOfAName(t *testing.T) {
+	x := newExtractor(t)
+	for name, want := range map[string]string{
+		"California":        "place:adm1:US.CA",
+		"Maryland":          "place:adm1:US.MD",
+		"Ontario":           "place:adm1:CA.08",
+		"Bali":              "place:adm1:ID.02",
+		"Punjab":            "place:adm1:PK.04",
+		"Idlib":             "place:geonames:169389",
+		"Aleppo":            "place:geonames:170063",
+		"New York":          "place:geonames:5128581",
+		"Beni":              "place:geonames:219057", // North Kivu's, not Bolivia's department
+		"Parwan":            "place:adm1:AF.40",
+		"Raqqa governorate": "place:adm1:SY.04",
+		"Damascus province": "place:adm1:SY.08", // Rif Dimashq, whose alias it is
+	} {
+		text := "People gather in " + name + " on November 5, 2024."
+		got := x.Extract(extract.Caption{ID: "t", Text: text})
+		if len(got.Entities) == 0 || got.Entities[0].ID != want {
+			t.Errorf("%q: entities %+v, want first %s", text, got.Entities, want)
+		}
+	}
+}
+
 // TestTableNames: a table's name is found across a plural's possessive
 // and an ampersand, and at ten words.
 func TestTableNames(t *testing.T) {

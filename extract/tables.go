@@ -87,7 +87,15 @@ func (d *doc) accept(c candidate) *mention {
 		if m != nil && m.place != nil && adminNext && (m.place.Code == "ADM1" || m.place.Code == "ADM2") {
 			score += 50
 		}
-		if m != nil && score > bestScore {
+		if m == nil {
+			continue
+		}
+		// "Idlib" is the city, not the governorate of its name, unless
+		// an administrative word follows.
+		if !adminNext && best != nil && best.place != nil && m.place != nil && best.place.CityOf(m.place) {
+			continue
+		}
+		if score > bestScore || !adminNext && best != nil && best.place != nil && m.place != nil && m.place.CityOf(best.place) {
 			best, bestScore = m, score
 		}
 	}
@@ -205,7 +213,7 @@ func (d *doc) resolveRef(r ref, surface string, single bool, c candidate) (*ment
 			(d.capitalNeighbour(c.ts-1, c.ts) || d.capitalNeighbour(c.te-1, c.te)) {
 			return nil, 0
 		}
-		return &mention{typ: Place, id: p.ID, canonical: p.Name, conf: 0.95, place: p}, placeScore(p)
+		return &mention{typ: Place, id: p.ID, canonical: p.Name, conf: 0.95, place: p}, placeScore(p, d.x.ix.Population(p))
 	}
 	return nil, 0
 }
@@ -230,9 +238,12 @@ func (d *doc) capitalNeighbour(a, b int) bool {
 }
 
 // placeScore ranks places that share a name: curated entries, then the
-// conflict regions the captions mostly cover, then importance.
-func placeScore(p *gazetteer.Place) float64 {
-	s := math.Log10(float64(p.Population) + 10)
+// conflict regions the captions mostly cover, then importance; population
+// is the place's, or a division's towns' ([gazetteer.Index.Population]).
+// A division has no bonus of its own: its towns weigh it, and a city of
+// it that bears its name comes first whatever the scores ([doc.accept]).
+func placeScore(p *gazetteer.Place, population int) float64 {
+	s := math.Log10(float64(population) + 10)
 	if p.Curated {
 		s += 20
 	}
@@ -247,8 +258,6 @@ func placeScore(p *gazetteer.Place) float64 {
 		// Above any city the country's name is also a name of, curated
 		// or not: "Mexico" is the country, "Mexico City" the city.
 		s += 60
-	case "ADM1":
-		s += 4 // below the city it is named after: "Aleppo" is the city unless "province" follows
 	case "PPLC":
 		s += 9
 	case "PPLA":

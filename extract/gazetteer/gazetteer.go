@@ -58,6 +58,14 @@ func (p *Place) IsCountry() bool { return p.Code == "PCLI" }
 // (governorate, province, oblast, state).
 func (p *Place) IsDivision() bool { return p.Code == "ADM1" }
 
+// CityOf reports whether p is a city of the first-level division d: its
+// seat, a capital or a place of 100,000 people or more that d holds, as
+// Idlib is of the Idlib governorate and New York of the state. A name
+// that both bear means the city, unless an administrative word follows.
+func (p *Place) CityOf(d *Place) bool {
+	return (p.Code == "PPLA" || p.Code == "PPLC" || p.Population >= 100000) && d.IsDivision() && slices.Contains(p.AdminIDs, d.ID)
+}
+
 // Group is an armed group: a state force, rebel group, militia, ....
 type Group struct {
 	ID       string   // "group:<slug>"

@@ -178,6 +178,29 @@ func TestPlacesRanking(t *testing.T) {
 	}
 }
 
+// TestPlacesDivisions: a division's population is that of its towns,
+// which ranks it above a village of its name abroad, but below the city
+// of its name it holds; a curated division's row amends the division of
+// its own name, not one that an alias of it also names.
+func TestPlacesDivisions(t *testing.T) {
+	ix := load(t)
+	for name, want := range map[string]string{
+		"California":        "place:adm1:US.CA",
+		"Bali":              "place:adm1:ID.02",
+		"Idlib":             "place:geonames:169389",
+		"New York":          "place:geonames:5128581",
+		"Damascus province": "place:adm1:SY.08",
+	} {
+		if ps := ix.Places(name); len(ps) == 0 || ps[0].ID != want {
+			t.Errorf("Places(%q)[0] = %v, want %s", name, ps[:min(2, len(ps))], want)
+		}
+	}
+	ca, la := ix.Place("place:adm1:US.CA"), ix.Place("place:geonames:5368361")
+	if ca == nil || la == nil || ix.Population(ca) <= la.Population || ix.Population(la) != la.Population {
+		t.Errorf("Population: California %v, Los Angeles %v", ca, la)
+	}
+}
+
 func TestGroup(t *testing.T) {
 	ix := load(t)
 	tests := []struct{ name, id string }{

@@ -96,15 +96,47 @@ type Index struct {
 	forbidKey  map[string][]string // the same, by Key
 	byID       map[string]int32
 	groupByID  map[string]int32
+	// peopleIn is, for a first-level division, the population of the
+	// places it holds: GeoNames gives divisions none, and without one
+	// "California" ranked below a Colombian village of that name.
+	peopleIn map[string]int
 }
 
 func newIndex(d *Data) *Index {
 	n := len(d.Places) * 4 // about 4 distinct folded names per place
 	return &Index{
-		d:    d,
-		fold: make(map[string][]ref, n),
-		key:  make(map[string][]int32, n),
+		d:        d,
+		fold:     make(map[string][]ref, n),
+		key:      make(map[string][]int32, n),
+		peopleIn: divisionPopulations(d.Places),
 	}
+}
+
+// divisionPopulations sums the populations of the places in each
+// first-level division, by the division's ID. The places are those of
+// GeoNames' cities500, so the sum counts the towns and cities, not the
+// countryside: enough to weigh one division against another place of
+// its name.
+func divisionPopulations(places []Place) map[string]int {
+	sums := map[string]int{}
+	for i := range places {
+		if places[i].IsDivision() {
+			sums[places[i].ID] = 0
+		}
+	}
+	for i := range places {
+		p := &places[i]
+		if p.Class != "P" || p.Population == 0 {
+			continue
+		}
+		for _, id := range p.AdminIDs {
+			if _, ok := sums[id]; ok {
+				sums[id] += p.Population
+				break
+			}
+		}
+	}
+	return sums
 }
 
 // addPlaces indexes the names of d.Places[from:]. The folds and keys are
@@ -199,9 +231,9 @@ const trustedKeys = 10
 var codeRank = map[string]int{"PCLI": 0, "PPLC": 1, "PPLA": 2, "ADM1": 3, "PPLA2": 4}
 
 // better orders places for look-ups: countries, then curated places, then
-// prominent ones (capitals, a population of 500,000 or more), then the
-// countries of the conflict region, then feature importance (a city before
-// the first-level division named after it), then population.
+// a division's city before the division of its name ([Place.CityOf]), then prominent ones (capitals, a population
+// of 500,000 or more), then the countries of the conflict region, then
+// feature importance, then population.
 func (ix *Index) better(a, b int32) int {
 	p, q := &ix.d.Places[a], &ix.d.Places[b]
 	if c := cmpBool(p.IsCountry(), q.IsCountry()); c != 0 {
@@ -210,7 +242,11 @@ func (ix *Index) better(a, b int32) int {
 	if c := cmpBool(p.Curated, q.Curated); c != 0 {
 		return c
 	}
-	if c := cmpBool(prominent(p), prominent(q)); c != 0 {
+	if c := cmpBool(p.CityOf(q), q.CityOf(p)); c != 0 {
+		return c
+	}
+	pp, qp := ix.Population(p), ix.Population(q)
+	if c := cmpBool(p.Code == "PPLC" || pp >= 500000, q.Code == "PPLC" || qp >= 500000); c != 0 {
 		return c
 	}
 	if c := prio(p.Country) - prio(q.Country); c != 0 {
@@ -219,10 +255,20 @@ func (ix *Index) better(a, b int32) int {
 	if c := rankOf(p.Code) - rankOf(q.Code); c != 0 {
 		return c
 	}
-	if c := q.Population - p.Population; c != 0 {
+	if c := qp - pp; c != 0 {
 		return c
 	}
 	return int(a - b)
+}
+
+// Population returns p's population or, for a first-level division, which
+// GeoNames gives none, that of the towns and cities it holds: a lower
+// bound, for weighing places of one name against each other.
+func (ix *Index) Population(p *Place) int {
+	if n, ok := ix.peopleIn[p.ID]; ok {
+		return n
+	}
+	return p.Population
 }
 
 func cmpBool(a, b bool) int {
@@ -234,8 +280,6 @@ func cmpBool(a, b bool) int {
 	}
 	return 0
 }
-
-func prominent(p *Place) bool { return p.Code == "PPLC" || p.Population >= 500000 }
 
 func prio(cc string) int {
 	if v, ok := priority[cc]; ok {
@@ -266,7 +310,8 @@ func (ix *Index) sortPlaces() {
 
 // mergeTarget returns the index of the place below limit that a curated row
 // with these names amends, or -1: the best place of the same class and
-// country sharing a folded name or key, within 30 km (300 km for divisions).
+// country sharing a folded name or key with the first of names that has
+// one, within 30 km (300 km for divisions).
 func (ix *Index) mergeTarget(names []string, class, cc string, lat, lon float64, limit int) int {
 	best := int32(-1)
 	maxKm := 30.0
@@ -285,6 +330,9 @@ func (ix *Index) mergeTarget(names []string, class, cc string, lat, lon float64,
 			best = i
 		}
 	}
+	// The row's names in order, its own name first: the first that
+	// finds a place decides, so that "Damascus province", a name of Rif
+	// Dimashq, does not take the row to the Damascus governorate.
 	for _, n := range names {
 		f := fold.Fold(n)
 		for _, r := range ix.fold[f] {
@@ -292,6 +340,9 @@ func (ix *Index) mergeTarget(names []string, class, cc string, lat, lon float64,
 		}
 		for _, i := range ix.key[fold.KeyFolded(f)] {
 			try(i)
+		}
+		if best >= 0 {
+			break
 		}
 	}
 	return int(best)
