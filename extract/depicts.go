@@ -480,6 +480,13 @@ func (d *doc) depictedPlace(chains []chain, links []link) *mention {
 		if len(c.places) == 1 && placeRank(c.places[0]) >= 5 {
 			score--
 		}
+		// "rally in Sanaa, Yemen, to show solidarity with Palestinians in
+		// Gaza, January 12": a place that the caption locates down to its
+		// country is the wire's location line, more than a place named
+		// in passing before the date.
+		if len(c.places) > 1 && placeRank(c.places[len(c.places)-1]) == 6 && c.score >= 2 && !c.anchor {
+			score += 2
+		}
 		if score >= bestScore {
 			best, bestScore, sentence = i, score, s
 		}

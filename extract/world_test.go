@@ -114,6 +114,12 @@ func TestWorldGrammar(t *testing.T) {
 			not:  []string{"depicts_place:photo>Burkina Faso"},
 		},
 		{
+			name: "a place located down to its country is the scene, not one named in passing before the date",
+			text: "Supporters rally in Sanaa, Yemen, to show solidarity with Palestinians in Gaza, January 12, 2024. REUTERS/Jane Doe",
+			want: []string{"depicts_place:photo>Sanaa", "located_in:Sanaa>Yemen"},
+			not:  []string{"depicts_place:photo>Gaza"},
+		},
+		{
 			name: "the capital of a province",
 			text: "Volunteers unload sacks in Bunia, the provincial capital of Ituri, on May 3, 2024. REUTERS/Jane Doe",
 			want: []string{"located_in:Bunia>Ituri", "depicts_place:photo>Bunia"},
