@@ -272,6 +272,15 @@ func (d *doc) prefixOK(words []string) bool {
 		if fillerWord(w) {
 			continue
 		}
+		// "the Bataclan concert hall in Paris": the facility's own noun,
+		// after at most one word of its kind.
+		if i == 0 && facilityNouns[w] {
+			continue
+		}
+		if i == 0 && i+1 < len(words) && facilityNouns[words[i+1]] {
+			i++
+			continue
+		}
 		// A side phrase: ", near the Syrian-Turkish border,".
 		if anchorWords[w] || w == "along" || w == "on" {
 			j := i + 1

@@ -672,6 +672,18 @@ func (d *doc) unknownType(i, j int) (EntityType, float64) {
 			return Place, confContext
 		}
 	}
+	// "the Bataclan concert hall", "the Westgate shopping mall", "the
+	// Enrique Rebsamen school": a name between "the" and a lower-case
+	// facility noun, with at most one lower-case word between, is the
+	// facility; the noun stays outside the span.
+	if prev == "the" && next != "" && !isUpperStart(d.toks[j].text) {
+		if facilityNouns[next] {
+			return Place, confContext
+		}
+		if next2 != "" && !isUpperStart(d.toks[j+1].text) && d.text[d.toks[j].end:d.toks[j+1].start] == " " && facilityNouns[next2] {
+			return Place, confContext
+		}
+	}
 	// "the town of <X>", "the Y district of <X>".
 	if prev == "of" && placeGenerics[prev2] {
 		return Place, confContext

@@ -171,6 +171,15 @@ var placeHeads = set("stadium", "mosque", "hospital", "square", "airport", "brid
 	"tower", "towers", "arena", "cemetery", "hotel", "school", "field", "valley", "mountain", "hill",
 	"island", "lake", "river", "desert", "plain", "street", "road", "highway", "crossing", "district")
 
+// Lower-case nouns of buildings and sites after a name: "the Bataclan
+// concert hall", "the Westgate shopping mall". Not "plant" or "factory",
+// which a company's name usually stands before.
+var facilityNouns = set("stadium", "mosque", "hospital", "square", "airport", "bridge", "palace", "prison",
+	"citadel", "castle", "church", "cathedral", "museum", "market", "souk", "university", "dam", "port",
+	"harbour", "harbor", "airbase", "refinery", "tower", "arena", "cemetery", "hotel", "school", "clinic",
+	"mall", "centre", "center", "theatre", "theater", "station", "hall", "complex", "compound", "building",
+	"campus", "college", "temple", "synagogue", "monastery", "library", "courthouse")
+
 // Words that end an organisation's name: "Prigozhin Press Service".
 var orgHeads = set("service", "ministry", "committee", "commission", "council", "office", "agency",
 	"authority", "organization", "organisation", "foundation", "society", "association", "institute",

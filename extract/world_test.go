@@ -120,6 +120,16 @@ func TestWorldGrammar(t *testing.T) {
 			not:  []string{"depicts_place:photo>Gaza"},
 		},
 		{
+			name: "a name before a lower-case facility noun is the facility",
+			text: "Police secure the area near the Bataclan concert hall in Paris, November 14, 2015. REUTERS/Jane Doe",
+			want: []string{"PLACE:Bataclan", "depicts_place:photo>Bataclan", "located_in:Bataclan>Paris"},
+		},
+		{
+			name: "a facility noun after a modifier",
+			text: "Shoppers gather at the Westgate shopping mall in Nairobi, Kenya, September 21, 2013. REUTERS/Jane Doe",
+			want: []string{"PLACE:Westgate", "depicts_place:photo>Westgate"},
+		},
+		{
 			name: "the capital of a province",
 			text: "Volunteers unload sacks in Bunia, the provincial capital of Ituri, on May 3, 2024. REUTERS/Jane Doe",
 			want: []string{"located_in:Bunia>Ituri", "depicts_place:photo>Bunia"},
