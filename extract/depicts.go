@@ -164,7 +164,7 @@ func gapWords(gap string) []string {
 // generic place words.
 func fillerWord(w string) bool {
 	w = strings.Trim(w, "-")
-	for _, suffix := range []string{"-held", "-controlled", "-backed", "-led", "-run", "-based", "-listed", "-allied", "-linked"} {
+	for _, suffix := range []string{"-held", "-controlled", "-backed", "-led", "-run", "-based", "-listed", "-allied", "-linked", "-administered", "-occupied"} {
 		if strings.HasSuffix(w, suffix) && len(w) > len(suffix) {
 			return true
 		}
@@ -215,12 +215,13 @@ func (d *doc) classifyGap(a, b *mention) gapKind {
 	}
 	// Walk back from b to the word that introduces it.
 	k := len(words) - 1
-	genericOf := false
+	genericOf, islandOf := false, false
 	for k >= 0 {
 		w := words[k]
 		switch {
 		case w == "of" && k > 0 && (placeGenerics[words[k-1]] || words[k-1] == "capital"):
 			genericOf = true // "X neighbourhood of Y", "X, the capital of Y"
+			islandOf = words[k-1] == "island"
 			k -= 2
 			continue
 		case w == "of" && k > 0 && anchorWords[words[k-1]]:
@@ -244,7 +245,8 @@ func (d *doc) classifyGap(a, b *mention) gapKind {
 	w := words[k]
 	prefix := words[:k]
 	switch {
-	case w == "," || w == "in" || w == "inside" || w == "within":
+	case w == "," || w == "in" || w == "inside" || w == "within",
+		w == "on" && genericOf && islandOf: // "Moria camp on the island of Lesbos"
 		if d.prefixOK(prefix) {
 			return gapForward
 		}

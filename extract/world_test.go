@@ -130,6 +130,16 @@ func TestWorldGrammar(t *testing.T) {
 			want: []string{"PLACE:Westgate", "depicts_place:photo>Westgate"},
 		},
 		{
+			name: "a camp on the island of its name",
+			text: "Migrants queue at the Moria refugee camp on the island of Lesbos, Greece, April 16, 2016. REUTERS/Jane Doe",
+			want: []string{"located_in:Moria>Lesbos", "depicts_place:photo>Moria"},
+		},
+		{
+			name: "a district in an administered region, a settlement",
+			text: "Refugees wait at the Bidi Bidi refugee settlement in Poonch district, in Indian-administered Kashmir, May 8, 2025. REUTERS/Jane Doe",
+			want: []string{"PLACE:Bidi Bidi", "located_in:Bidi Bidi>Poonch", "located_in:Poonch>Kashmir", "depicts_place:photo>Bidi Bidi"},
+		},
+		{
 			name: "the capital of a province",
 			text: "Volunteers unload sacks in Bunia, the provincial capital of Ituri, on May 3, 2024. REUTERS/Jane Doe",
 			want: []string{"located_in:Bunia>Ituri", "depicts_place:photo>Bunia"},
