@@ -234,9 +234,12 @@ func (d *doc) tookControl(r *relSet) {
 			}
 			tw := d.toks[k].lower
 			if (tw == "site" || tw == "city" || tw == "town" || tw == "village") && (k+1 >= len(d.toks) || d.toks[k+1].lower != "of") {
-				// "recaptured the site": the place just named.
+				// "recaptured the site": the place just named; "seized the
+				// city", "retook the town": the town just named, not the
+				// region or country after it ("Kidal, northern Mali") or
+				// in a modifier ("the Rwanda-backed M23").
 				for _, m := range d.body(Place) {
-					if m.end <= d.toks[i].start && d.sent[m.ts] == d.sent[i] {
+					if m.end <= d.toks[i].start && d.sent[m.ts] == d.sent[i] && (tw == "site" || placeRank(m) < 5) {
 						place = m
 					}
 				}
@@ -249,7 +252,11 @@ func (d *doc) tookControl(r *relSet) {
 		if place == nil {
 			continue
 		}
-		ctl, group := d.sentenceSubject(i)
+		group := d.nearestActor(i)
+		var ctl string
+		if group == nil {
+			ctl, group = d.sentenceSubject(i)
+		}
 		switch {
 		case group != nil:
 			r.add(d.arg(place), ControlledBy, d.arg(group), 0.65)
@@ -257,6 +264,33 @@ func (d *doc) tookControl(r *relSet) {
 			r.add(d.arg(place), ControlledBy, controllerArg(ctl), 0.65)
 		}
 	}
+}
+
+// nearestActor returns the armed group nearest before token i in its
+// sentence that can be the subject of i's verb: "the KNLA's 6th Brigade
+// and allied forces took control of", "after the MNDAA said it had
+// captured". A group after "by", "from", "against" or "with" is no
+// subject.
+func (d *doc) nearestActor(i int) *mention {
+	for k := i - 1; k >= 0 && d.sent[k] == d.sent[i]; k-- {
+		m := d.mentionAtToken(k)
+		if m == nil || m.typ != ArmedGroup {
+			continue
+		}
+		j := m.ts - 1
+		for j >= 0 && (d.toks[j].lower == "the" || directionWords[d.toks[j].lower] || appositiveAdjectives[d.toks[j].lower]) {
+			j--
+		}
+		if j >= 0 {
+			switch d.toks[j].lower {
+			case "by", "from", "against", "with":
+				k = m.ts
+				continue
+			}
+		}
+		return m
+	}
+	return nil
 }
 
 // sentenceSubject classifies who acts in the sentence of token i: rebels,

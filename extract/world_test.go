@@ -140,6 +140,18 @@ func TestWorldGrammar(t *testing.T) {
 			want: []string{"PLACE:Bidi Bidi", "located_in:Bidi Bidi>Poonch", "located_in:Poonch>Kashmir", "depicts_place:photo>Bidi Bidi"},
 		},
 		{
+			name: "the city seized is the town just named, not the country after it or in a modifier",
+			text: "Rebels patrol a street in Goma, North Kivu province, Democratic Republic of Congo, February 1, 2025, days after the Rwanda-backed M23 seized the city. REUTERS/Jane Doe",
+			want: []string{"controlled_by:Goma>M23"},
+			not:  []string{"controlled_by:Rwanda>M23", "controlled_by:Democratic Republic of Congo>M23"},
+		},
+		{
+			name: "who took control is the group nearest before the verb",
+			text: "A fighter of the Karen National Liberation Army (KNLA) stands guard in Myawaddy, Kayin State, Myanmar, April 12, 2024, after the KNLA's 6th Brigade took control of the town. REUTERS/Jane Doe",
+			want: []string{"controlled_by:Myawaddy>6th Brigade"},
+			not:  []string{"controlled_by:Myanmar>Karen National Liberation Army (KNLA)"},
+		},
+		{
 			name: "the capital of a province",
 			text: "Volunteers unload sacks in Bunia, the provincial capital of Ituri, on May 3, 2024. REUTERS/Jane Doe",
 			want: []string{"located_in:Bunia>Ituri", "depicts_place:photo>Bunia"},
