@@ -42,14 +42,14 @@ var creditPrefixes = []string{
 	"photo credit should read", "photo credit:", "photo credit", "credit should read",
 	"photo courtesy of", "courtesy of", "photographs by", "photograph by", "photographs:",
 	"photograph:", "photos by", "photo by", "all photos:", "all pictures:", "photos:", "photo:",
-	"pictures:", "picture:", "picture by", "credit:", "image:", "©", "via",
+	"pictures:", "picture:", "picture by", "photographer:", "credit:", "image:", "©", "via",
 }
 
 // creditOpenings are the prefixes that mark a credit wherever they stand
 // near the end of a caption, even without a sentence end before them.
 var creditOpenings = []string{
 	"photo credit should read", "photo credit:", "photo courtesy of", "photograph by",
-	"photograph:", "photo by", "photos by", "photo:", "photos:", "credit:", "©",
+	"photograph:", "photo by", "photos by", "photo:", "photos:", "photographer:", "credit:", "©",
 }
 
 // Wire boilerplate after an EPA or handout credit: "HANDOUT EDITORIAL USE

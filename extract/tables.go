@@ -74,6 +74,11 @@ func (d *doc) accept(c candidate) *mention {
 	if single && ageApposition(d.text[last.end:]) {
 		return nil
 	}
+	// "a D-30 howitzer", "Su-25 jets": a name glued to a number is a
+	// model's designation; a lone letter is no name.
+	if rest := d.text[last.end:]; len(rest) > 1 && rest[0] == '-' && rest[1] >= '0' && rest[1] <= '9' || single && len(surface) == 1 {
+		return nil
+	}
 	// "Sumy Region", "Donetsk region": an administrative word after the name
 	// makes it the division rather than its seat.
 	adminNext := c.te < len(d.toks) && d.text[last.end:d.toks[c.te].start] == " " && gazetteer.IsAdminWord(d.toks[c.te].lower)

@@ -152,6 +152,12 @@ func TestWorldGrammar(t *testing.T) {
 			not:  []string{"controlled_by:Myanmar>Karen National Liberation Army (KNLA)"},
 		},
 		{
+			name: "a Bloomberg credit, a model's designation, a microdistrict",
+			text: "Servicemen fire a D-30 howitzer in the Korabel microdistrict of Kherson, Ukraine, March 7, 2025. Photographer: Jane Doe/Bloomberg via Getty Images",
+			want: []string{"PHOTOGRAPHER:Jane Doe", "AGENCY:Bloomberg", "located_in:Korabel>Kherson", "depicts_place:photo>Korabel"},
+			not:  []string{"PLACE:D"},
+		},
+		{
 			name: "the capital of a province",
 			text: "Volunteers unload sacks in Bunia, the provincial capital of Ituri, on May 3, 2024. REUTERS/Jane Doe",
 			want: []string{"located_in:Bunia>Ituri", "depicts_place:photo>Bunia"},
