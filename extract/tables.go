@@ -199,6 +199,10 @@ func (d *doc) resolveRef(r ref, surface string, single bool, c candidate) (*ment
 		if single && (commonWords[lowerSurface] || titleWords[lowerSurface]) && !major {
 			return nil, 0
 		}
+		// "Thai protesters": a demonym is no village of its spelling.
+		if single && demonyms[lowerSurface] && !p.IsCountry() && !p.IsDivision() && !curated {
+			return nil, 0
+		}
 		// "Ursula VON DER LEYEN": a minor place's short code in capitals
 		// is a particle or an abbreviation; "Pope Leo": a word after a
 		// title is a name.

@@ -64,7 +64,7 @@ var placeGenerics = set(
 	"park", "bridge", "plant", "factory", "works", "complex", "compound",
 	"township", "townships", "territory", "division", "raion", "cercle", "commune", "prefecture",
 	"department", "locality", "subdistrict", "sub-district", "site", "shrine", "building", "buildings", "tower", "hall",
-	"settlement", "settlements", "microdistrict", "micro-district",
+	"settlement", "settlements", "microdistrict", "micro-district", "coast",
 )
 
 // Words that may stand between a place name and its generic word:

@@ -158,6 +158,12 @@ func TestWorldGrammar(t *testing.T) {
 			not:  []string{"PLACE:D"},
 		},
 		{
+			name: "a demonym is no village; the coast of an island",
+			text: "Thai rescuers search for migrants off the coast of Lampedusa, Italy, September 8, 2023. REUTERS/Jane Doe",
+			want: []string{"PLACE:Lampedusa", "located_in:Lampedusa>Italy", "depicts_place:photo>Lampedusa"},
+			not:  []string{"PLACE:Thai"},
+		},
+		{
 			name: "the capital of a province",
 			text: "Volunteers unload sacks in Bunia, the provincial capital of Ituri, on May 3, 2024. REUTERS/Jane Doe",
 			want: []string{"located_in:Bunia>Ituri", "depicts_place:photo>Bunia"},
