@@ -137,7 +137,7 @@ func (d *doc) takeOver(s, e int) bool {
 	return true
 }
 
-// demonyms are adjectives of nationality and origin, which open names of
+// demonyms are adjectives of nationality, origin and faith, which open names of
 // bodies ("Palestinian Health Ministry") but are never places themselves.
 var demonyms = set(
 	"afghan", "albanian", "algerian", "american", "angolan", "arab", "argentine", "armenian",
@@ -160,4 +160,5 @@ var demonyms = set(
 	"uzbek", "venezuelan", "vietnamese", "yemeni", "zambian", "zimbabwean", "amhara", "oromo", "rohingya",
 	"druze", "alawite", "yazidi", "baloch", "pashtun", "tuareg",
 	"fulani", "hausa", "bedouin", "chechen", "crimean", "tatar", "abkhaz", "ossetian", "darfuri",
+	"jewish", "christian", "muslim", "sunni", "shiite", "shia", "coptic", "maronite", "hindu", "sikh",
 )

@@ -199,8 +199,11 @@ func (d *doc) resolveRef(r ref, surface string, single bool, c candidate) (*ment
 		if single && (commonWords[lowerSurface] || titleWords[lowerSurface]) && !major {
 			return nil, 0
 		}
-		// "Thai protesters": a demonym is no village of its spelling.
-		if single && demonyms[lowerSurface] && !p.IsCountry() && !p.IsDivision() && !curated {
+		// "Thai protesters", "the Jewish settlement of Eli": a demonym is
+		// no village of its spelling, and before a lower-case noun no
+		// division either; "in Amhara" is the region.
+		if single && demonyms[lowerSurface] && !p.IsCountry() && !curated &&
+			(!p.IsDivision() || c.te < len(d.toks) && d.text[d.toks[c.te-1].end:d.toks[c.te].start] == " " && !isUpperStart(d.toks[c.te].text) && !gazetteer.IsAdminWord(d.toks[c.te].lower)) {
 			return nil, 0
 		}
 		// "Ursula VON DER LEYEN": a minor place's short code in capitals

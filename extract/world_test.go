@@ -164,6 +164,12 @@ func TestWorldGrammar(t *testing.T) {
 			not:  []string{"PLACE:Thai"},
 		},
 		{
+			name: "a faith's adjective is no division; the bare name of the ELN",
+			text: "Soldiers guard the Jewish settlement of Eli after clashes with the National Liberation Army in Tibu, Colombia, January 20, 2025. REUTERS/Jane Doe",
+			want: []string{"PLACE:Eli", "ARMED_GROUP:National Liberation Army"},
+			not:  []string{"PLACE:Jewish"},
+		},
+		{
 			name: "the capital of a province",
 			text: "Volunteers unload sacks in Bunia, the provincial capital of Ituri, on May 3, 2024. REUTERS/Jane Doe",
 			want: []string{"located_in:Bunia>Ituri", "depicts_place:photo>Bunia"},
