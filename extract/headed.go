@@ -21,11 +21,15 @@ import (
 // eventHeads are the words that end an event's name.
 var eventHeads = set("summit", "conference", "games", "olympics", "marathon", "cup", "championship",
 	"championships", "festival", "forum", "expo", "day", "convention", "tournament",
-	"open", "rally", "jamboree", "parade")
+	"open", "rally", "jamboree", "parade", "awards", "tour")
 
 // eventFirst are the words that open an event's name: "Operation Sea
 // Breeze", "Hurricane Katrina", "Typhoon Haiyan".
 var eventFirst = set("operation", "hurricane", "typhoon", "cyclone", "storm", "tropical")
+
+// placeFirst are the words that open a place's name: "Mount Suribachi",
+// "Lake Tanganyika", "Fort Bragg", "Cape Horn".
+var placeFirst = set("mount", "mt", "lake", "cape", "fort")
 
 // companySuffixes end a company's name, with their full stop: "Tokyo
 // Electric Power Co., Inc.", "Edison Co.".
@@ -173,11 +177,14 @@ func (d *doc) headedName(i int) (EntityType, int) {
 	if streetFirst[t.lower] {
 		return d.streetName(i)
 	}
-	if eventFirst[t.lower] && isUpperStart(t.text) && i+1 < len(d.toks) && d.joined(i, i+1) &&
+	if (eventFirst[t.lower] || placeFirst[t.lower]) && isUpperStart(t.text) && i+1 < len(d.toks) && d.joined(i, i+1) &&
 		isUpperStart(d.toks[i+1].text) && d.owner[i+1] == nil && !eventFirst[d.toks[i+1].lower] {
 		e := i + 2
 		for e < len(d.toks) && e-i < 4 && d.joined(e-1, e) && isUpperStart(d.toks[e].text) && d.owner[e] == nil {
 			e++
+		}
+		if placeFirst[t.lower] {
+			return Place, e
 		}
 		return Event, e
 	}

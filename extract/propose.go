@@ -644,6 +644,11 @@ func (d *doc) unknownType(i, j int) (EntityType, float64) {
 	// The name's own last or first word tells: "Nef Stadium", "Prigozhin
 	// Press Service", "Giants Brigades", "Faylaq al-Sham".
 	first, last := d.toks[i], d.toks[j-1]
+	// "East German border guards": a name that ends in a demonym is an
+	// adjective of origin, no entity.
+	if demonyms[last.lower] {
+		return "", 0
+	}
 	if j-i >= 2 && !commonWords[first.lower] {
 		switch {
 		case groupHeads[first.lower]:

@@ -170,6 +170,12 @@ func TestWorldGrammar(t *testing.T) {
 			not:  []string{"PLACE:Jewish"},
 		},
 		{
+			name: "a mountain by its first word, awards and tours by their last; an adjective of origin is no place",
+			text: "East German border guards and U.S. Marines meet on Mount Suribachi before the 96th Academy Awards and the Eras Tour, February 23, 1995. (AP Photo/Jane Doe)",
+			want: []string{"PLACE:Mount Suribachi", "EVENT:96th Academy Awards", "EVENT:Eras Tour"},
+			not:  []string{"PLACE:East German", "ORGANIZATION:96th Academy"},
+		},
+		{
 			name: "the capital of a province",
 			text: "Volunteers unload sacks in Bunia, the provincial capital of Ituri, on May 3, 2024. REUTERS/Jane Doe",
 			want: []string{"located_in:Bunia>Ituri", "depicts_place:photo>Bunia"},
