@@ -210,7 +210,10 @@ var titleWords = set(
 	"vice", "prime", "cardinal", "ecumenical", "emperor", "empress", "staff", "demonstrator",
 	"protester", "survivor", "student", "resident", "voter", "candidate", "nominee", "defendant",
 	"suspect", "victim", "migrant", "refugee", "climber", "athlete", "sprinter", "swimmer",
-	"elect", "incumbent", "lady",
+	"elect", "incumbent", "lady", "hostage", "laureate", "rapper", "musician", "author", "novelist",
+	"poet", "filmmaker", "billionaire", "businessman", "businesswoman", "tycoon", "dissident",
+	"blogger", "comedian", "presenter", "broadcaster", "lawyer", "attorney", "astronaut", "gymnast",
+	"wrestler", "skier", "jockey",
 )
 
 // Kinship and company nouns after which a name is a person:

@@ -176,6 +176,11 @@ func TestWorldGrammar(t *testing.T) {
 			not:  []string{"PLACE:East German", "ORGANIZATION:96th Academy"},
 		},
 		{
+			name: "a person after a role noun of public life",
+			text: "Former hostage Ingrid Betancourt meets Nobel laureate Malala Yousafzai in Oslo, Norway, December 10, 2014. REUTERS/Jane Doe",
+			want: []string{"PERSON:Ingrid Betancourt", "PERSON:Malala Yousafzai"},
+		},
+		{
 			name: "the capital of a province",
 			text: "Volunteers unload sacks in Bunia, the provincial capital of Ituri, on May 3, 2024. REUTERS/Jane Doe",
 			want: []string{"located_in:Bunia>Ituri", "depicts_place:photo>Bunia"},
