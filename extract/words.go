@@ -64,7 +64,7 @@ var placeGenerics = set(
 	"park", "bridge", "plant", "factory", "works", "complex", "compound",
 	"township", "townships", "territory", "division", "raion", "cercle", "commune", "prefecture",
 	"department", "locality", "subdistrict", "sub-district", "site", "shrine", "building", "buildings", "tower", "hall",
-	"settlement", "settlements", "microdistrict", "micro-district", "coast",
+	"settlement", "settlements", "microdistrict", "micro-district", "coast", "residence",
 )
 
 // Words that may stand between a place name and its generic word:
@@ -179,7 +179,7 @@ var facilityNouns = set("stadium", "mosque", "hospital", "square", "airport", "b
 	"citadel", "castle", "church", "cathedral", "museum", "market", "souk", "university", "dam", "port",
 	"harbour", "harbor", "airbase", "refinery", "tower", "arena", "cemetery", "hotel", "school", "clinic",
 	"mall", "centre", "center", "theatre", "theater", "station", "hall", "complex", "compound", "building",
-	"campus", "college", "temple", "synagogue", "monastery", "library", "courthouse")
+	"campus", "college", "temple", "synagogue", "monastery", "library", "courthouse", "ground")
 
 // Words that end an organisation's name: "Prigozhin Press Service".
 var orgHeads = set("service", "ministry", "committee", "commission", "council", "office", "agency",

@@ -181,6 +181,11 @@ func TestWorldGrammar(t *testing.T) {
 			want: []string{"PERSON:Ingrid Betancourt", "PERSON:Malala Yousafzai"},
 		},
 		{
+			name: "a training ground, the residence of a place",
+			text: "Generals watch exercises at the Tsugol training ground, Russia, after a meeting at the papal residence of Castel Gandolfo, September 13, 2018. Sputnik/Jane Doe via REUTERS",
+			want: []string{"PLACE:Tsugol", "PLACE:Castel Gandolfo"},
+		},
+		{
 			name: "the capital of a province",
 			text: "Volunteers unload sacks in Bunia, the provincial capital of Ituri, on May 3, 2024. REUTERS/Jane Doe",
 			want: []string{"located_in:Bunia>Ituri", "depicts_place:photo>Bunia"},
