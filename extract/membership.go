@@ -168,3 +168,74 @@ func partOfGap(gap string) bool {
 	}
 	return false
 }
+
+// leaderNouns name a person's place in an armed group: "Hamas leader X",
+// "X, commander of the Y".
+var leaderNouns = set("leader", "leaders", "commander", "chief", "head", "founder", "boss", "spokesman",
+	"spokeswoman", "spokesperson", "member", "kingpin", "emir")
+
+// leadersOf links a depicted person to the armed group the caption makes
+// them a leader or member of, as the guide asks of a depicted leader:
+// "<group> leader <person>", "<person>, [the] leader of [the] <group>",
+// "<person>, the <group> commander".
+func (d *doc) leadersOf(r *relSet, depicted []*mention) {
+	for _, p := range depicted {
+		if g := d.leaderGroup(p); g != nil {
+			r.add(d.arg(p), MemberOf, d.arg(g), 0.7)
+		}
+	}
+}
+
+// leaderGroup returns the group person p leads or belongs to by one of
+// leadersOf's shapes, or nil.
+func (d *doc) leaderGroup(p *mention) *mention {
+	// "<group> leader <person>".
+	if k := p.ts - 1; k >= 1 && leaderNouns[d.toks[k].lower] && d.text[d.toks[k].end:p.start] == " " {
+		if g := d.mentionAtToken(k - 1); g != nil && g.typ == ArmedGroup && g.te == k && d.text[g.end:d.toks[k].start] == " " {
+			return g
+		}
+	}
+	// "<person>, [a|the] leader of [the] <group>", "<person>, the <group> commander".
+	k := p.te
+	if k >= len(d.toks) || !strings.HasPrefix(d.text[p.end:], ", ") {
+		return nil
+	}
+	// Past an alias: "Johnson Andre, also known as Izo, leader of ...".
+	if m := d.aliasAfter(p); m != nil && m.te+1 < len(d.toks) && strings.HasPrefix(d.text[m.end:], ", ") {
+		k = m.te
+	}
+	for k < len(d.toks) && (d.toks[k].lower == "the" || d.toks[k].lower == "a" || d.toks[k].lower == "an" || appositiveAdjectives[d.toks[k].lower]) {
+		k++
+	}
+	if k >= len(d.toks) {
+		return nil
+	}
+	if g := d.mentionAtToken(k); g != nil && g.typ == ArmedGroup && g.ts == k {
+		if g.te < len(d.toks) && leaderNouns[d.toks[g.te].lower] && d.text[g.end:d.toks[g.te].start] == " " {
+			return g
+		}
+		return nil
+	}
+	if leaderNouns[d.toks[k].lower] && k+1 < len(d.toks) && d.toks[k+1].lower == "of" {
+		k += 2
+		if k < len(d.toks) && d.toks[k].lower == "the" {
+			k++
+		}
+		return d.groupFrom(k)
+	}
+	return nil
+}
+
+// aliasAfter returns the name that ", also known as" or ", known as"
+// gives person p right after it, or nil.
+func (d *doc) aliasAfter(p *mention) *mention {
+	rest := strings.ToLower(d.text[p.end:min(len(d.text), p.end+24)])
+	for _, cue := range []string{", also known as ", ", known as "} {
+		if strings.HasPrefix(rest, cue) {
+			if m := d.mentionAtToken(d.tokenAt(p.end + len(cue))); m != nil && m.typ == Person {
+				return m
+			}
+		}
+	}
+	return nil
+}

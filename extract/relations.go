@@ -32,10 +32,12 @@ func (d *doc) relations() []Relation {
 	if m := d.depictedPlace(chains, links); m != nil {
 		r.add(d.photo(), DepictsPlace, d.arg(m), 0.75)
 	}
-	for _, m := range d.depictedPeople() {
+	depicted := d.depictedPeople()
+	for _, m := range depicted {
 		r.add(d.photo(), DepictsPerson, d.arg(m), 0.7)
 	}
 	d.memberOf(r)
+	d.leadersOf(r, depicted)
 	d.aliases(r)
 	d.controlledBy(r, links)
 	d.eventAt(r)

@@ -186,6 +186,11 @@ func TestWorldGrammar(t *testing.T) {
 			want: []string{"PLACE:Tsugol", "PLACE:Castel Gandolfo"},
 		},
 		{
+			name: "a depicted leader is a member of the group he leads",
+			text: "Corneille Nangaa, leader of the Alliance Fleuve Congo (AFC), addresses a rally in Bukavu, Congo, on February 27, 2025. REUTERS/Jane Doe",
+			want: []string{"member_of:Corneille Nangaa>Alliance Fleuve Congo (AFC)"},
+		},
+		{
 			name: "the capital of a province",
 			text: "Volunteers unload sacks in Bunia, the provincial capital of Ituri, on May 3, 2024. REUTERS/Jane Doe",
 			want: []string{"located_in:Bunia>Ituri", "depicts_place:photo>Bunia"},
