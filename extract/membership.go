@@ -34,10 +34,14 @@ func (d *doc) memberOf(r *relSet) {
 			continue
 		}
 		var g *mention
-		// "<group> fighter": the group ends right before the role.
-		if i > 0 {
-			if m := d.mentionAtToken(i - 1); m != nil && m.typ == ArmedGroup && m.te == i {
-				if gap := d.text[m.end:t.start]; gap == " " {
+		// "<group> fighter": the group ends right before the role, or
+		// one lower-case word before it ("Taliban security personnel").
+		for _, e := range []int{i, i - 1} {
+			if g != nil || e < 1 || e < i && (d.owner[e] != nil || isUpperStart(d.toks[e].text) || d.text[d.toks[e].end:t.start] != " ") {
+				continue
+			}
+			if m := d.mentionAtToken(e - 1); m != nil && m.typ == ArmedGroup && m.te == e {
+				if gap := d.text[m.end:d.toks[e].start]; gap == " " {
 					if !d.notDepicted(m.ts) {
 						g = m
 					}
@@ -45,12 +49,17 @@ func (d *doc) memberOf(r *relSet) {
 			}
 		}
 		// "Members of the <group>", "fighters from <group>", "Marines with
-		// the <unit>", "Fighters loyal to the <group>".
+		// the <unit>", "Fighters loyal to the <group>", "officers serving
+		// with the <mission>".
 		if g == nil && i+1 < len(d.toks) {
 			k := i + 1
 			w := d.toks[k].lower
 			if w == "loyal" && k+1 < len(d.toks) && d.toks[k+1].lower == "to" {
 				k, w = k+1, "to"
+			}
+			// "officers serving with the <mission>", "serving in the <unit>".
+			if w == "serving" && k+1 < len(d.toks) && (d.toks[k+1].lower == "with" || d.toks[k+1].lower == "in") {
+				k, w = k+1, "with"
 			}
 			if w == "of" || w == "from" || w == "with" || w == "to" && d.toks[k-1].lower == "loyal" {
 				k++

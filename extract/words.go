@@ -147,6 +147,7 @@ var roleWords = set(
 	"technician", "technicians", "pilot", "pilots", "engineer", "engineers", "serviceman", "servicemen",
 	"servicewoman", "marine", "marines", "paratrooper", "paratroopers", "sapper", "sappers",
 	"gunner", "gunners", "conscript", "conscripts", "reservist", "reservists", "cadet", "cadets",
+	"personnel", "operative", "operatives",
 )
 
 // Unit words that end an armed group's name: "Sultan Murad brigade".

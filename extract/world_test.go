@@ -191,6 +191,16 @@ func TestWorldGrammar(t *testing.T) {
 			want: []string{"member_of:Corneille Nangaa>Alliance Fleuve Congo (AFC)"},
 		},
 		{
+			name: "members across a modifier and by service",
+			text: "Taliban security personnel stand guard in Kabul, Afghanistan, June 6, 2025. REUTERS/Jane Doe",
+			want: []string{"member_of:personnel>Taliban"},
+		},
+		{
+			name: "officers serving with a mission",
+			text: "Kenyan police officers serving with the Multinational Security Support Mission (MSS) patrol in Port-au-Prince, Haiti, February 6, 2025. REUTERS/Jane Doe",
+			want: []string{"member_of:officers>Multinational Security Support Mission (MSS)"},
+		},
+		{
 			name: "the capital of a province",
 			text: "Volunteers unload sacks in Bunia, the provincial capital of Ituri, on May 3, 2024. REUTERS/Jane Doe",
 			want: []string{"located_in:Bunia>Ituri", "depicts_place:photo>Bunia"},
