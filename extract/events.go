@@ -3,24 +3,61 @@ package extract
 import "strings"
 
 // eventAt links a named event to the place stated for it: "<event> in
-// London", "<event> at Augusta National".
+// London", "<event> at Augusta National", "Eid al-Fitr prayers at the
+// <mosque>", "the <cup> final match between <team> and <team> at <stadium>".
 func (d *doc) eventAt(r *relSet) {
 	for _, e := range d.body(Event) {
 		for _, p := range d.body(Place) {
 			if p.start < e.end || d.sent[p.ts] != d.sent[e.ts] {
 				continue
 			}
-			gap := strings.ToLower(d.text[e.end:p.start])
-			// "“I Love Damascus” marathon at X": the quote and the noun
-			// that typed the event.
-			gap = strings.TrimLeft(gap, "”\"")
-			if w, rest, ok := strings.Cut(strings.TrimPrefix(gap, " "), " "); ok && eventNouns[w] {
-				gap = " " + rest
-			}
-			if gap == " in " || gap == " at " || gap == " at the " || gap == " in the " {
+			switch eventGap(d.maskedGap(e.end, p.start)) {
+			case gapPlace:
 				r.add(d.arg(e), EventAt, d.arg(p), 0.7)
+			case gapContinue:
+				continue // a team's or an opponent's country: read on
 			}
 			break
 		}
 	}
 }
+
+// What the words between an event and a place after it make of the place.
+const (
+	gapOther    = iota // something else: the event has no stated place
+	gapPlace           // the event's place
+	gapContinue        // a place inside the event's description ("between Argentina and France")
+)
+
+// eventGap reads the masked words between an event and a place: at most
+// an abbreviation in brackets, a few nouns of the event ("final match",
+// "prayers"), the sides ("between ent and ent", "against ent"), then "in"
+// or "at" and an article.
+func eventGap(gap string) int {
+	gap = strings.TrimLeft(strings.ToLower(gap), "”\"")
+	if strings.HasPrefix(gap, " (ent)") {
+		gap = gap[len(" (ent)"):]
+	}
+	words := strings.Fields(gap)
+	sides := false
+	for i, w := range words {
+		switch {
+		case eventNouns[w] || eventPartNouns[w]:
+		case w == "between" || w == "against" || w == "and" || w == "ent":
+			sides = true
+		case (w == "in" || w == "at") && (i == len(words)-1 || i == len(words)-2 && (words[i+1] == "the" || words[i+1] == "a")):
+			return gapPlace
+		default:
+			return gapOther
+		}
+	}
+	if sides && len(words) > 0 && words[len(words)-1] != "ent" {
+		return gapContinue
+	}
+	return gapOther
+}
+
+// eventPartNouns name a part or kind of an event after its name: "the
+// World Cup final", "Eid al-Fitr prayers".
+var eventPartNouns = set("final", "finals", "semi-final", "semifinal", "quarter-final", "match", "game", "prayers",
+	"prayer", "celebrations", "festivities", "opening", "closing", "session", "meeting", "talks", "vigil", "service")

@@ -201,6 +201,12 @@ func TestWorldGrammar(t *testing.T) {
 			want: []string{"member_of:officers>Multinational Security Support Mission (MSS)"},
 		},
 		{
+			name: "an event's place past its part and its sides",
+			text: "Fans cheer during the UEFA Champions League final match between Paris and Munich at the Luz stadium in Lisbon, Portugal, on August 23, 2020. REUTERS/Jane Doe",
+			want: []string{"event_at:UEFA Champions League>Luz"},
+			not:  []string{"event_at:UEFA Champions League>Paris"},
+		},
+		{
 			name: "the capital of a province",
 			text: "Volunteers unload sacks in Bunia, the provincial capital of Ituri, on May 3, 2024. REUTERS/Jane Doe",
 			want: []string{"located_in:Bunia>Ituri", "depicts_place:photo>Bunia"},
