@@ -35,9 +35,7 @@ const (
 // or "at" and an article.
 func eventGap(gap string) int {
 	gap = strings.TrimLeft(strings.ToLower(gap), "”\"")
-	if strings.HasPrefix(gap, " (ent)") {
-		gap = gap[len(" (ent)"):]
-	}
+	gap = strings.TrimPrefix(gap, " (ent)")
 	words := strings.Fields(gap)
 	sides := false
 	for i, w := range words {
