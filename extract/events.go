@@ -59,3 +59,30 @@ func eventGap(gap string) int {
 // World Cup final", "Eid al-Fitr prayers".
 var eventPartNouns = set("final", "finals", "semi-final", "semifinal", "quarter-final", "match", "game", "prayers",
 	"prayer", "celebrations", "festivities", "opening", "closing", "session", "meeting", "talks", "vigil", "service")
+
+// eventAliases makes the name a caption gives an event after ", known
+// locally as" an alias of it, and an event whatever a table took it for:
+// "Typhoon Haiyan, known locally as Yolanda" (a place in the gazetteer).
+func (d *doc) eventAliases() {
+	for _, e := range d.mentions {
+		if e.typ != Event {
+			continue
+		}
+		rest := strings.ToLower(d.text[e.end:min(len(d.text), e.end+30)])
+		for _, cue := range []string{", known locally as ", ", also known as ", ", known as "} {
+			if !strings.HasPrefix(rest, cue) {
+				continue
+			}
+			m := d.mentionAtToken(d.tokenAt(e.end + len(cue)))
+			if m == nil || m.start != e.end+len(cue) || m.typ == Person || m.typ == Event && m.id == e.id {
+				break
+			}
+			if m.typ != Event {
+				*m = mention{typ: Event, start: m.start, end: m.end, ts: m.ts, te: m.te, conf: confContext,
+					id: proposedID(Event, d.text[m.start:m.end]), proposed: true}
+			}
+			m.aliasOf = e
+			break
+		}
+	}
+}

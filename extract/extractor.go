@@ -116,7 +116,7 @@ type mention struct {
 	credit     bool
 	proposed   bool             // found by context, not by a table
 	short      string           // the abbreviation inside "Name (ABBR)", "" when none
-	aliasOf    *mention         // the person a nickname names again
+	aliasOf    *mention         // what a nickname or a local name names again
 	shown      bool             // a person placed in the picture: "Jane Doe (left)"
 	container  *gazetteer.Place // for a place the gazetteer lacks: the known place the caption puts it in
 }
@@ -171,6 +171,7 @@ func (x *Extractor) Extract(c Caption) Extraction {
 	d.proposeUnknown()
 	d.coherePlaces()
 	d.shortForms()
+	d.eventAliases()
 	d.addCredit()
 	slices.SortStableFunc(d.mentions, func(a, b *mention) int { return a.start - b.start })
 

@@ -21,7 +21,7 @@ import (
 // eventHeads are the words that end an event's name.
 var eventHeads = set("summit", "conference", "games", "olympics", "marathon", "cup", "championship",
 	"championships", "festival", "forum", "expo", "day", "convention", "tournament",
-	"open", "rally", "jamboree", "parade", "awards", "tour")
+	"open", "rally", "jamboree", "parade", "awards", "tour", "fire", "wildfire")
 
 // eventFirst are the words that open an event's name: "Operation Sea
 // Breeze", "Hurricane Katrina", "Typhoon Haiyan".
@@ -133,9 +133,9 @@ func (d *doc) shortForms() {
 // a name a table knows whole keeps its table's type.
 func (d *doc) findHeadedNames() {
 	for i := 0; i < len(d.toks); i++ {
-		if i > 0 && d.owner[i-1] == nil && d.toks[i-1].lower != "the" && isUpperStart(d.toks[i-1].text) &&
+		if i > 0 && d.owner[i-1] == nil && d.toks[i-1].lower != "the" && !demonyms[d.toks[i-1].lower] && isUpperStart(d.toks[i-1].text) &&
 			gapJoins(d.text[d.toks[i-1].end:d.toks[i].start]) && d.sent[i-1] == d.sent[i] {
-			continue // mid-run: the run began before
+			continue // mid-run: the run began before ("the French 92nd Infantry Regiment" begins after the demonym)
 		}
 		typ, e := d.headedName(i)
 		if typ == "" {

@@ -207,6 +207,12 @@ func TestWorldGrammar(t *testing.T) {
 			not:  []string{"event_at:UEFA Champions League>Paris"},
 		},
 		{
+			name: "a local name of an event is its alias; a fire by its name; a unit after a demonym",
+			text: "Soldiers of the French 92nd Infantry Regiment walk past homes burned by the Palisades Fire after Typhoon Haiyan, known locally as Yolanda, in Tacloban, Philippines, November 11, 2013. REUTERS/Jane Doe",
+			want: []string{"ARMED_GROUP:92nd Infantry Regiment", "EVENT:Palisades Fire", "EVENT:Yolanda", "alias_of:Yolanda>Typhoon Haiyan"},
+			not:  []string{"PLACE:Yolanda"},
+		},
+		{
 			name: "the capital of a province",
 			text: "Volunteers unload sacks in Bunia, the provincial capital of Ituri, on May 3, 2024. REUTERS/Jane Doe",
 			want: []string{"located_in:Bunia>Ituri", "depicts_place:photo>Bunia"},
