@@ -89,9 +89,10 @@ func classifyCreditPiece(text string, s, e int, lookup lookupTerm) (parts []cred
 	if creditFiller[lower] || s >= e {
 		return nil, true
 	}
-	// "AP Photo", "AFP PHOTO": only the agency is the span.
+	// "AP Photo", "AFP PHOTO": only the agency is the span, unless the
+	// word is the agency's own ("Magnum Photos").
 	for _, suffix := range []string{" photos", " photo", " pictures", " pool"} {
-		if strings.HasSuffix(lower, suffix) {
+		if strings.HasSuffix(lower, suffix) && lookup(piece) != Agency {
 			if t := lookup(piece[:len(piece)-len(suffix)]); t == Agency {
 				return []creditPart{{piece[:len(piece)-len(suffix)], s, e - len(suffix), Agency}}, true
 			}

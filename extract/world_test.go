@@ -213,6 +213,17 @@ func TestWorldGrammar(t *testing.T) {
 			not:  []string{"PLACE:Yolanda"},
 		},
 		{
+			name: "an imprint as an agency",
+			text: "Protesters march in Nairobi, Kenya, June 25, 2024. Jane Doe/SOPA Images/LightRocket via Getty Images",
+			want: []string{"PHOTOGRAPHER:Jane Doe", "AGENCY:LightRocket", "distributed_by:photo>LightRocket"},
+			not:  []string{"PHOTOGRAPHER:LightRocket"},
+		},
+		{
+			name: "Magnum Photos whole",
+			text: "Protesters march in Nairobi, Kenya, June 25, 2024. © Jane Doe/Magnum Photos",
+			want: []string{"PHOTOGRAPHER:Jane Doe", "AGENCY:Magnum Photos"},
+		},
+		{
 			name: "the capital of a province",
 			text: "Volunteers unload sacks in Bunia, the provincial capital of Ituri, on May 3, 2024. REUTERS/Jane Doe",
 			want: []string{"located_in:Bunia>Ituri", "depicts_place:photo>Bunia"},
