@@ -132,7 +132,15 @@ func TestFindDates(t *testing.T) {
 		{"29 February 2000", "29 February 2000=2000-02-29/day"},
 		{"February 29, 1900", ""},
 		{"on February 29", "February 29=--02-29/day"},
-		{"Dec 5 2015", ""},
+		{"Dec 5 2015", "Dec 5 2015=2015-12-05/day"}, // a whole date: day and year make the abbreviation safe
+		{"Dec 5 talks", ""},
+		{"in Nairobi, June 25th, 2024.", "June 25th, 2024=2024-06-25/day"},
+		{"on the 25th of June 2024", "25th of June 2024=2024-06-25/day"},
+		{"on 1st May", "1st May=--05-01/day"},
+		{"taken 2024-06-25 in Kyiv", "2024-06-25=2024-06-25/day"},
+		{"ISBN 2024-06-25-1", ""},
+		{"a 2024-13-01 typo", ""},
+		{"5 of May", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {

@@ -90,8 +90,8 @@ func dateAt(text string, toks []token, i int) (dateMatch, int, bool) {
 			switch {
 			case end < len(text) && text[end] == '.':
 				end++
-			case end < len(text) && text[end] == ',':
-				needYear = true
+			case end < len(text) && (text[end] == ',' || text[end] == ' '):
+				needYear = true // "Aug, 22, 2022", "Jun 25 2024"
 			default:
 				return dateMatch{}, 0, false
 			}
@@ -99,7 +99,7 @@ func dateAt(text string, toks []token, i int) (dateMatch, int, bool) {
 		k := j + 1
 		// Month Day[,] [Year]; "October, 15, 2012" has a comma after the month.
 		if k < len(toks) && isDay(toks[k].text) && gapOK(text, end, toks[k].start, true) {
-			day := atoi(toks[k].text)
+			day := dayNumber(toks[k].text)
 			if day >= 1 && day <= daysIn[mon] {
 				dend := toks[k].end
 				next := k + 1
@@ -130,14 +130,31 @@ func dateAt(text string, toks []token, i int) (dateMatch, int, bool) {
 		}
 		return dateMatch{}, 0, false
 	}
-	// Day Month [Year]: "26 November 2014", "04 August".
-	if j == i && isDay(t.text) && j+1 < len(toks) && text[t.end:toks[j+1].start] == " " {
+	// Year-Month-Day: "2024-06-25".
+	if j == i && isYear(t.text) && j+2 < len(toks) && len(toks[j+1].text) == 2 && isDigits(toks[j+1].text) && len(toks[j+2].text) == 2 &&
+		isDigits(toks[j+2].text) && text[t.end:toks[j+1].start] == "-" && text[toks[j+1].end:toks[j+2].start] == "-" {
+		y, mon, day := atoi(t.text), atoi(toks[j+1].text), atoi(toks[j+2].text)
+		if mon >= 1 && mon <= 12 && day >= 1 && day <= daysIn[mon] && inCalendar(y, mon, day) &&
+			(j+3 >= len(toks) || text[toks[j+2].end:toks[j+3].start] != "-") {
+			return dateMatch{start, toks[j+2].end, fmt.Sprintf("%04d-%02d-%02d", y, mon, day), "day", true}, j + 3, true
+		}
+		return dateMatch{}, 0, false
+	}
+	// Day Month [Year]: "26 November 2014", "04 August", "25th of June 2024".
+	if j != i || !isDay(t.text) {
+		return dateMatch{}, 0, false
+	}
+	if !isDigits(t.text) && j+2 < len(toks) && toks[j+1].lower == "of" &&
+		text[t.end:toks[j+1].start] == " " && text[toks[j+1].end:toks[j+2].start] == " " {
+		j++ // "25th of June": the month follows "of"
+	}
+	if j+1 < len(toks) && text[toks[j].end:toks[j+1].start] == " " {
 		mt := toks[j+1]
 		mon, ok := monthNames[mt.lower]
 		if !ok || !isUpperStart(mt.text) || len(mt.lower) < 3 {
 			return dateMatch{}, 0, false
 		}
-		day := atoi(t.text)
+		day := dayNumber(t.text)
 		if day < 1 || day > daysIn[mon] {
 			return dateMatch{}, 0, false
 		}
@@ -167,8 +184,24 @@ func gapOK(text string, from, to int, comma bool) bool {
 	return g == " " || (comma && (g == ", " || g == ","))
 }
 
+// isDay reports a day of the month as captions write it: "5", "25",
+// "25th", "1st", "22nd", "3rd".
 func isDay(s string) bool {
+	for _, suffix := range []string{"st", "nd", "rd", "th"} {
+		if len(s) > 2 && strings.HasSuffix(strings.ToLower(s), suffix) {
+			s = s[:len(s)-2]
+			break
+		}
+	}
 	return (len(s) == 1 || len(s) == 2) && isDigits(s)
+}
+
+// dayNumber is the number of a day that isDay accepts.
+func dayNumber(s string) int {
+	if len(s) > 2 && !isDigits(s[len(s)-2:]) {
+		s = s[:len(s)-2]
+	}
+	return atoi(s)
 }
 
 func isYear(s string) bool {
