@@ -43,7 +43,7 @@ func New() (*Extractor, error) {
 			return
 		}
 		ix := data.Index()
-		defaultX = &Extractor{data: data, ix: ix, trie: buildTrie(ix)}
+		defaultX = &Extractor{data: data, ix: ix, trie: buildTrie(data, ix)}
 	})
 	return defaultX, defaultErr
 }

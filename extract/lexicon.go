@@ -138,8 +138,9 @@ func isAcronymName(name string) bool {
 // Democratic Republic of the Congo").
 const maxNameTokens = 12
 
-// buildTrie indexes every gazetteer, group and term name.
-func buildTrie(ix *gazetteer.Index) *trie {
+// buildTrie indexes every gazetteer, group and term name of data, whose
+// index ix is.
+func buildTrie(data *gazetteer.Data, ix *gazetteer.Index) *trie {
 	n := 0
 	ix.Names(func(string, gazetteer.NameKind, int) bool { n++; return true })
 	// Most names add one or two edges; sizing for that avoids rehashing.
@@ -148,7 +149,13 @@ func buildTrie(ix *gazetteer.Index) *trie {
 	var toks []uint32
 	ix.Names(func(name string, kind gazetteer.NameKind, idx int) bool {
 		toks = t.nameTokens(toks[:0], name)
-		// "the White Helmets": the article is never part of a span.
+		// "the White Helmets": the article is never part of a span. But
+		// a place's other name of one word after it is a nickname, which
+		// without its article is an ordinary word: Nenagh's "The
+		// Meeting", Detroit's "The D". It is left out.
+		if len(toks) == 2 && toks[0] == the && kind == gazetteer.PlaceName && data.Places[idx].Name != name {
+			return true
+		}
 		if len(toks) > 1 && toks[0] == the {
 			toks = toks[1:]
 		}

@@ -15,7 +15,7 @@ func BenchmarkBuildTrie(b *testing.B) {
 	}
 	ix := data.Index()
 	for b.Loop() {
-		buildTrie(ix)
+		buildTrie(data, ix)
 	}
 	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/build")
 }

@@ -224,6 +224,12 @@ func TestWorldGrammar(t *testing.T) {
 			want: []string{"PHOTOGRAPHER:Jane Doe", "AGENCY:Magnum Photos"},
 		},
 		{
+			name: "a place's one-word nickname after an article is no name; a meeting is an event",
+			text: "Leaders attend the Government Meeting in Kigali, Rwanda, June 24, 2022. REUTERS/Jane Doe",
+			want: []string{"EVENT:Government Meeting", "event_at:Government Meeting>Kigali"},
+			not:  []string{"PLACE:Meeting"},
+		},
+		{
 			name: "the capital of a province",
 			text: "Volunteers unload sacks in Bunia, the provincial capital of Ituri, on May 3, 2024. REUTERS/Jane Doe",
 			want: []string{"located_in:Bunia>Ituri", "depicts_place:photo>Bunia"},
