@@ -115,6 +115,9 @@ func (d *doc) findPeople() {
 		if i > 0 {
 			prev = d.toks[i-1].lower
 		}
+		if d.inTitleObject(i) {
+			continue // "Secretary of State": the name begins after the title
+		}
 		j := d.nameRun(i, 6)
 		if j == i || !d.runOK(i, j) || titleWords[d.toks[i].lower] || d.titleInside(i, j) {
 			continue // a title inside: the name begins after it, where the loop will find it
@@ -131,7 +134,7 @@ func (d *doc) findPeople() {
 			continue
 		}
 		// Skip runs that start mid-name (the previous token joins them).
-		if i > 0 && isUpperStart(d.toks[i-1].text) && gapJoins(d.text[d.toks[i-1].end:d.toks[i].start]) && !titleWords[prev] && d.owner[i-1] == nil {
+		if i > 0 && isUpperStart(d.toks[i-1].text) && gapJoins(d.text[d.toks[i-1].end:d.toks[i].start]) && !titleWords[prev] && !d.inTitleObject(i-1) && d.owner[i-1] == nil {
 			continue
 		}
 		after := d.text[d.toks[j-1].end:]
@@ -143,7 +146,7 @@ func (d *doc) findPeople() {
 		conf := 0.0
 		var alias *mention
 		switch {
-		case i > 0 && titleWords[prev] && gapBefore == " " && (isUpperStart(d.toks[i-1].text) || j-i >= 2):
+		case i > 0 && (titleWords[prev] || d.inTitleObject(i-1)) && gapBefore == " " && (isUpperStart(d.toks[i-1].text) || j-i >= 2):
 			conf = 0.8
 		case i > 0 && titleWords[prev] && gapBefore == ", " && isUpperStart(d.toks[i-1].text) && j-i >= 2:
 			conf = 0.75 // "the Syrian Foreign Minister, Jane Doe"
@@ -195,6 +198,34 @@ func (d *doc) findPeople() {
 		i = j - 1
 	}
 	d.surnames()
+}
+
+// titleObjects are the capitalised words of a title's "of" phrase:
+// "Secretary of State", "Minister of Foreign Affairs", "Chief of the
+// General Staff".
+var titleObjects = set("state", "defense", "defence", "foreign", "affairs", "interior", "home", "justice",
+	"health", "finance", "economy", "education", "energy", "trade", "commerce", "treasury", "agriculture",
+	"labor", "labour", "transport", "transportation", "information", "culture", "staff", "general",
+	"homeland", "security", "war", "veterans", "environment", "tourism", "industry", "immigration",
+	"communications", "internal", "external", "public", "works", "and", "the")
+
+// inTitleObject reports whether token k is a word of a title's "of"
+// phrase: capitalised (or "and", "the"), with only such words back to an
+// "of" after a title word.
+func (d *doc) inTitleObject(k int) bool {
+	if k < 2 || !titleObjects[d.toks[k].lower] || !isUpperStart(d.toks[k].text) && d.toks[k].lower != "and" && d.toks[k].lower != "the" {
+		return false
+	}
+	for j := k - 1; j >= 1; j-- {
+		w := d.toks[j].lower
+		switch {
+		case w == "of":
+			return titleWords[d.toks[j-1].lower] && isUpperStart(d.toks[j-1].text)
+		case !titleObjects[w] || d.sent[j] != d.sent[k]:
+			return false
+		}
+	}
+	return false
 }
 
 // Verbs of leading: "led by X", "headed by X".
@@ -440,7 +471,7 @@ func (d *doc) mentionEndingAt(k int) *mention {
 // "<X> brigade".
 func (d *doc) proposeUnknown() {
 	for i := 0; i < len(d.toks); i++ {
-		if d.owner[i] != nil {
+		if d.owner[i] != nil || d.inTitleObject(i) {
 			continue
 		}
 		start := i

@@ -308,14 +308,23 @@ func (d *doc) extendName(m *mention) {
 			}
 		}
 	case Person:
-		// "Mohammed Abbas": a known surname after a first name is someone
-		// else of that name, not the public figure.
-		k := m.ts
-		for k > 0 && d.capitalNeighbour(k-1, k) && d.owner[k-1] == nil {
+		// "Mohammed Abbas", "Abbas Araghchi": a known one-word name inside
+		// a longer run of names is someone else of that name, not the
+		// public figure; a title's "of" phrase before it is no name
+		// ("Minister of Foreign Affairs Abbas Araghchi").
+		k, e := m.ts, m.te
+		for k > 0 && d.capitalNeighbour(k-1, k) && d.owner[k-1] == nil && !d.inTitleObject(k-1) {
 			k--
 		}
-		if k < m.ts && m.te-m.ts == 1 {
-			m.ts, m.start = k, d.toks[k].start
+		for e < len(d.toks) && d.capitalNeighbour(e-1, e) && d.owner[e] == nil && m.te-m.ts == 1 {
+			e++
+			// "Saleh al-Khatib": a particle takes the word joined to it.
+			if e < len(d.toks) && nameParticles[d.toks[e-1].lower] && d.text[d.toks[e-1].end:d.toks[e].start] == "-" && d.owner[e] == nil {
+				e++
+			}
+		}
+		if (k < m.ts || e > m.te) && m.te-m.ts == 1 {
+			m.ts, m.start, m.te, m.end = k, d.toks[k].start, e, d.toks[e-1].end
 			m.id, m.canonical, m.term, m.conf = "person:"+slug(d.text[m.start:m.end]), "", nil, confContext
 		}
 		// "Abu Mohammed al-Jolani": a kunya before a known name is part of

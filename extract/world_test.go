@@ -230,6 +230,12 @@ func TestWorldGrammar(t *testing.T) {
 			not:  []string{"PLACE:Meeting"},
 		},
 		{
+			name: "a title's of-phrase is no name; a known name inside a longer one is someone else",
+			text: "Iran's Minister of Foreign Affairs Abbas Araghchi meets Secretary of State Antony Blinken and Saleh al-Khatib, 12, in Tehran, Iran, June 7, 2025. REUTERS/Jane Doe",
+			want: []string{"PERSON:Abbas Araghchi", "PERSON:Antony Blinken", "PERSON:Saleh al-Khatib"},
+			not:  []string{"PERSON:Foreign Affairs Abbas", "PERSON:State Antony Blinken", "PERSON:Saleh"},
+		},
+		{
 			name: "the capital of a province",
 			text: "Volunteers unload sacks in Bunia, the provincial capital of Ituri, on May 3, 2024. REUTERS/Jane Doe",
 			want: []string{"located_in:Bunia>Ituri", "depicts_place:photo>Bunia"},
