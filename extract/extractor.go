@@ -165,6 +165,7 @@ func (x *Extractor) Extract(c Caption) Extraction {
 	d.resolveInContainers()
 	d.compassRegions()
 	d.findOrganizations()
+	d.findTeams()
 	d.findHeadedNames()
 	d.findQuotedEvents()
 	d.findPeople()

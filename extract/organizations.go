@@ -1,5 +1,7 @@
 package extract
 
+import "strings"
+
 // Ministries, administrations and emergency services are named the same
 // way in every country's captions, in any capitalisation: a country, place
 // or demonym, a few modifiers and a head noun ("Kharkiv military
@@ -162,3 +164,80 @@ var demonyms = set(
 	"fulani", "hausa", "bedouin", "chechen", "crimean", "tatar", "abkhaz", "ossetian", "darfuri",
 	"jewish", "christian", "muslim", "sunni", "shiite", "shia", "coptic", "maronite", "hindu", "sikh",
 )
+
+// findTeams reads a city's name followed by one capitalised plural as a
+// club: "the Los Angeles Lakers", "Kansas City Chiefs quarterback",
+// "Boston Celtics fans". The plural must be no word of places, units,
+// bodies or events ("Golan Heights", "Sinjar Resistance Units").
+func (d *doc) findTeams() {
+	for i := 0; i < len(d.toks); i++ {
+		city := d.owner[i]
+		j := i
+		switch {
+		case city != nil && city.typ == Place && city.ts == i && city.place != nil && city.place.Class == "P":
+			j = city.te
+		case city == nil && isUpperStart(d.toks[i].text):
+			for j < len(d.toks) && j-i < 3 && d.owner[j] == nil && isUpperStart(d.toks[j].text) && (j == i || d.text[d.toks[j-1].end:d.toks[j].start] == " ") {
+				j++
+			}
+			j-- // the last capitalised word is the plural
+			if j <= i || !d.isCity(d.text[d.toks[i].start:d.toks[j-1].end]) {
+				continue
+			}
+			city = nil
+		default:
+			continue
+		}
+		if j >= len(d.toks) || d.owner[j] != nil || d.text[d.toks[j-1].end:d.toks[j].start] != " " || !teamPlural(d.toks[j]) ||
+			j+1 < len(d.toks) && isUpperStart(d.toks[j+1].text) && d.joined(j, j+1) {
+			continue
+		}
+		// A club's name reads as a person's ("Serena Williams"): only
+		// "the" before it or a player or fan after it tells.
+		after := ""
+		if j+1 < len(d.toks) && d.text[d.toks[j].end:d.toks[j+1].start] == " " {
+			after = d.toks[j+1].lower
+		}
+		if !(i > 0 && d.toks[i-1].lower == "the") && !titleWords[after] && !teamFollowers[after] {
+			continue
+		}
+		if city != nil {
+			d.remove(city)
+		}
+		m := d.newMention(Organization, i, j+1, confContext)
+		m.proposed = true
+		d.add(m)
+		i = j
+	}
+}
+
+// teamFollowers are the words after a club's name that show it is one:
+// "Boston Celtics fans".
+var teamFollowers = set("fans", "supporters", "players", "player", "teammates", "team")
+
+// isCity reports whether name is a city of 100,000 people or more.
+func (d *doc) isCity(name string) bool {
+	for _, p := range d.x.ix.Places(name) {
+		if p.Class == "P" && p.Population >= 100000 {
+			return true
+		}
+	}
+	return false
+}
+
+// teamPlural reports whether t is a capitalised plural that can end a
+// club's name: "Lakers", "Eagles", not "Heights" or "Units".
+func teamPlural(t token) bool {
+	w := t.lower
+	return isUpperStart(t.text) && !isAllCaps(t.text) && len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") &&
+		!placeGenerics[w] && !placeHeads[w] && !facilityHeads[w] && !unitWords[w] && !nameUnitWords[w] && !orgHeads[w] &&
+		!eventHeads[w] && !commonWords[w] && !titleWords[w] && !roleWords[w] && !demonyms[w] && !placeWords[w]
+}
+
+// placeWords are plurals that end the names of places: "Golan Heights",
+// "Canary Islands".
+var placeWords = set("heights", "islands", "isles", "mountains", "hills", "plains", "falls", "lakes", "springs",
+	"gardens", "fields", "farms", "keys", "highlands", "lowlands", "marshes", "flats", "rocks", "sands", "woods",
+	"downs", "glades", "narrows", "straits", "towers", "estates", "villas", "terraces", "quarters", "gates", "docks",
+	"wells", "waters", "shores", "banks", "bays", "ridges", "peaks", "cliffs", "valleys", "forces", "units", "guards",
+	"committees", "brigades", "services", "affairs", "news", "times", "games", "olympics", "championships", "awards")

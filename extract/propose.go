@@ -419,7 +419,9 @@ func (d *doc) ofCountry(j int) bool {
 		k++
 	}
 	p := d.mentionAtToken(k)
-	return p != nil && p.place != nil && (p.place.Code == "PCLI" || p.place.Kind == "country")
+	// "of Spain", "of the Los Angeles Lakers": a country or a club.
+	return p != nil && p.ts == k && (p.place != nil && (p.place.Code == "PCLI" || p.place.Kind == "country") ||
+		p.typ == Organization && p.proposed && teamPlural(d.toks[p.te-1]))
 }
 
 // possessiveOrg reports "<Organisation>'s <name>": "Galatasaray's Jane Doe".

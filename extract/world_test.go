@@ -236,6 +236,12 @@ func TestWorldGrammar(t *testing.T) {
 			not:  []string{"PERSON:Foreign Affairs Abbas", "PERSON:State Antony Blinken", "PERSON:Saleh"},
 		},
 		{
+			name: "a city and a plural are a club, and a player of it a person; a plural of places stays a place",
+			text: "LeBron James of the Los Angeles Lakers drives against the Denver Nuggets in Denver, Colorado, May 16, 2023. Boston Celtics fans had toured the Golan Heights. REUTERS/Jane Doe",
+			want: []string{"PERSON:LeBron James", "ORGANIZATION:Los Angeles Lakers", "ORGANIZATION:Denver Nuggets", "ORGANIZATION:Boston Celtics", "PLACE:Golan Heights", "depicts_place:photo>Denver"},
+			not:  []string{"PLACE:Los Angeles"},
+		},
+		{
 			name: "the capital of a province",
 			text: "Volunteers unload sacks in Bunia, the provincial capital of Ituri, on May 3, 2024. REUTERS/Jane Doe",
 			want: []string{"located_in:Bunia>Ituri", "depicts_place:photo>Bunia"},
