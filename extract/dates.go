@@ -187,10 +187,11 @@ func gapOK(text string, from, to int, comma bool) bool {
 // isDay reports a day of the month as captions write it: "5", "25",
 // "25th", "1st", "22nd", "3rd".
 func isDay(s string) bool {
-	for _, suffix := range []string{"st", "nd", "rd", "th"} {
-		if len(s) > 2 && strings.HasSuffix(strings.ToLower(s), suffix) {
-			s = s[:len(s)-2]
-			break
+	if n := len(s); n > 2 && !isDigits(s[n-2:]) {
+		// Every token passes here: compare the suffix without allocating.
+		switch string([]byte{s[n-2] | 0x20, s[n-1] | 0x20}) {
+		case "st", "nd", "rd", "th":
+			s = s[:n-2]
 		}
 	}
 	return (len(s) == 1 || len(s) == 2) && isDigits(s)
