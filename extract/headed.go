@@ -113,14 +113,33 @@ func (d *doc) findQuotedEvents() {
 // ... the RFS warned" names one body twice, and the guide links the two
 // with alias_of. A table knows the short forms of the names it holds; this
 // is for the names it does not.
+//
+// The caption's own short form also beats a table's reading of it as
+// another agency or body: after "the Arakan Army (AA)", "the AA said" is
+// the army, not Anadolu.
 func (d *doc) shortForms() {
 	for _, m := range slices.Clone(d.mentions) {
-		if m.short == "" || strings.ContainsRune(m.short, ' ') {
+		short := m.short
+		if short == "" && m.typ != Date && !m.credit {
+			// A table that knows "Arakan Army (AA)" whole.
+			if text := d.text[m.start:m.end]; strings.HasSuffix(text, ")") {
+				if i := strings.LastIndex(text, " ("); i > 0 && isAllCaps(text[i+2:len(text)-1]) {
+					short = text[i+2 : len(text)-1]
+				}
+			}
+		}
+		if short == "" || strings.ContainsRune(short, ' ') {
 			continue
 		}
 		for k := m.te; k < len(d.toks); k++ {
-			if d.toks[k].text != m.short || d.owner[k] != nil {
+			if d.toks[k].text != short {
 				continue
+			}
+			if o := d.owner[k]; o != nil {
+				if o.ts != k || o.te != k+1 || o.id == m.id || o.credit || o.typ != Agency && o.typ != Organization {
+					continue
+				}
+				d.remove(o)
 			}
 			s := *m
 			s.ts, s.te, s.start, s.end, s.short = k, k+1, d.toks[k].start, d.toks[k].end, ""

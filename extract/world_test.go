@@ -242,6 +242,12 @@ func TestWorldGrammar(t *testing.T) {
 			not:  []string{"PLACE:Los Angeles"},
 		},
 		{
+			name: "the caption's own short form beats a table's agency of that spelling",
+			text: "Members of the Arakan Army (AA) stand guard in Ann, Myanmar, December 22, 2024. The AA said it had taken control of Ann. REUTERS/Jane Doe",
+			want: []string{"ARMED_GROUP:AA", "alias_of:AA>Arakan Army (AA)", "controlled_by:Ann>AA"},
+			not:  []string{"AGENCY:AA"},
+		},
+		{
 			name: "the capital of a province",
 			text: "Volunteers unload sacks in Bunia, the provincial capital of Ituri, on May 3, 2024. REUTERS/Jane Doe",
 			want: []string{"located_in:Bunia>Ituri", "depicts_place:photo>Bunia"},
