@@ -47,7 +47,13 @@ func (d *doc) aliases(r *relSet) {
 				if a.typ != b.typ || a.place && placeKeyEqual(a.text, tb) {
 					continue
 				}
-				r.add(d.arg(b), AliasOf, d.arg(a.first), 0.8)
+				// The short form is the alias, whichever comes first:
+				// "NATO ... the North Atlantic Treaty Organization".
+				if fa, fb := d.text[a.first.start:a.first.end], d.text[b.start:b.end]; isAcronym(fa) && !isAcronym(fb) {
+					r.add(d.arg(a.first), AliasOf, d.arg(b), 0.8)
+				} else {
+					r.add(d.arg(b), AliasOf, d.arg(a.first), 0.8)
+				}
 				break
 			}
 		}

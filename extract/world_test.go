@@ -248,6 +248,12 @@ func TestWorldGrammar(t *testing.T) {
 			not:  []string{"AGENCY:AA"},
 		},
 		{
+			name: "the acronym is the alias, whichever comes first",
+			text: "Soldiers of the FSA walk in Aleppo, Syria, May 3, 2016. The Free Syrian Army said it had pushed back the offensive. REUTERS/Jane Doe",
+			want: []string{"alias_of:FSA>Free Syrian Army"},
+			not:  []string{"alias_of:Free Syrian Army>FSA"},
+		},
+		{
 			name: "the capital of a province",
 			text: "Volunteers unload sacks in Bunia, the provincial capital of Ituri, on May 3, 2024. REUTERS/Jane Doe",
 			want: []string{"located_in:Bunia>Ituri", "depicts_place:photo>Bunia"},
