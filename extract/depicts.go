@@ -215,13 +215,14 @@ func (d *doc) classifyGap(a, b *mention) gapKind {
 	}
 	// Walk back from b to the word that introduces it.
 	k := len(words) - 1
-	genericOf, islandOf := false, false
+	genericOf, islandOf, cityPart := false, false, false
 	for k >= 0 {
 		w := words[k]
 		switch {
 		case w == "of" && k > 0 && (placeGenerics[words[k-1]] || words[k-1] == "capital"):
 			genericOf = true // "X neighbourhood of Y", "X, the capital of Y"
 			islandOf = words[k-1] == "island"
+			cityPart = cityParts[words[k-1]]
 			k -= 2
 			continue
 		case w == "of" && k > 0 && anchorWords[words[k-1]]:
@@ -237,6 +238,11 @@ func (d *doc) classifyGap(a, b *mention) gapKind {
 		break
 	}
 	if k < 0 {
+		// "the Gombe district of Kinshasa": a part of a city lies in it,
+		// however the gazetteer ranks a place of the part's name.
+		if cityPart && b.place != nil && b.place.Class == "P" {
+			return gapForward
+		}
 		if genericOf {
 			return gapOfGeneric
 		}
@@ -257,6 +263,10 @@ func (d *doc) classifyGap(a, b *mention) gapKind {
 	}
 	return gapNone
 }
+
+// cityParts are the generic words of a city's parts: "the X district of
+// <city>".
+var cityParts = set("district", "neighbourhood", "neighborhood", "quarter", "microdistrict", "micro-district", "commune")
 
 // prefixOK reports whether the words between the first place and the
 // connector that introduces the second only describe the first ("Tel Abyad

@@ -254,6 +254,12 @@ func TestWorldGrammar(t *testing.T) {
 			not:  []string{"alias_of:Free Syrian Army>FSA"},
 		},
 		{
+			name: "a district of a city is never its container",
+			text: "A woman votes in the Gombe district of Kinshasa, Democratic Republic of the Congo, December 30, 2018. REUTERS/Jane Doe",
+			want: []string{"located_in:Kinshasa>Democratic Republic of the Congo"},
+			not:  []string{"located_in:Kinshasa>Gombe"},
+		},
+		{
 			name: "the capital of a province",
 			text: "Volunteers unload sacks in Bunia, the provincial capital of Ituri, on May 3, 2024. REUTERS/Jane Doe",
 			want: []string{"located_in:Bunia>Ituri", "depicts_place:photo>Bunia"},
