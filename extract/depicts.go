@@ -239,8 +239,9 @@ func (d *doc) classifyGap(a, b *mention) gapKind {
 	}
 	if k < 0 {
 		// "the Gombe district of Kinshasa": a part of a city lies in it,
-		// however the gazetteer ranks a place of the part's name.
-		if cityPart && b.place != nil && b.place.Class == "P" {
+		// however the gazetteer ranks a place of the part's name ("the
+		// Mosul neighbourhood of Zahra" names the city first).
+		if cityPart && b.place != nil && b.place.Class == "P" && (a.place == nil || a.place.Class != "P") {
 			return gapForward
 		}
 		if genericOf {
