@@ -21,7 +21,7 @@ func (d *doc) relations() []Relation {
 			r.add(d.photo(), DistributedBy, d.arg(m), 0.9)
 		}
 	}
-	if m := d.takenOn(); m != nil {
+	for _, m := range d.takenOn() {
 		r.add(d.photo(), TakenOn, d.arg(m), 0.85)
 	}
 	links, chains := d.placeStructure()
@@ -117,10 +117,11 @@ func (d *doc) body(typ EntityType) []*mention {
 }
 
 // takenOn picks the date of the pictured scene: "Picture taken <date>",
-// else the last full date of the first sentence that has one, else the
-// first dated mention anywhere; never a date the caption says the picture
-// was released or uploaded on, and never a bare month.
-func (d *doc) takenOn() *mention {
+// else the last full date of the first sentence that has one, with the
+// same day written again in that sentence (a dateline's "JUNE 25"), else
+// the first dated mention anywhere; never a date the caption says the
+// picture was released or uploaded on, and never a bare month.
+func (d *doc) takenOn() []*mention {
 	dates := d.body(Date)
 	var usable []*mention
 	for _, m := range dates {
@@ -132,7 +133,7 @@ func (d *doc) takenOn() *mention {
 			before = before[k+1:] // this sentence only
 		}
 		if strings.Contains(strings.ToLower(before), "picture taken") || strings.Contains(strings.ToLower(before), "photo taken") {
-			return m
+			return []*mention{m}
 		}
 		if releaseCue(before) {
 			continue
@@ -157,5 +158,14 @@ func (d *doc) takenOn() *mention {
 			pick = m
 		}
 	}
-	return pick
+	// "NAIROBI, KENYA - JUNE 25: ... on June 25, 2024": Getty's dateline
+	// and the sentence write the scene's one date twice.
+	picked := []*mention{pick}
+	for _, m := range usable {
+		if m != pick && d.sent[m.ts] == first && m.date.precision == "day" && pick.date.precision == "day" &&
+			m.date.value[len(m.date.value)-5:] == pick.date.value[len(pick.date.value)-5:] {
+			picked = append(picked, m)
+		}
+	}
+	return picked
 }

@@ -260,6 +260,11 @@ func TestWorldGrammar(t *testing.T) {
 			not:  []string{"located_in:Kinshasa>Gombe"},
 		},
 		{
+			name: "a Getty dateline's date and the sentence's are the one scene date",
+			text: "NAIROBI, KENYA - JUNE 25: Demonstrators run from tear gas on June 25, 2024 in Nairobi, Kenya. (Photo by Jane Doe/Getty Images)",
+			want: []string{"taken_on:photo>JUNE 25", "taken_on:photo>June 25, 2024"},
+		},
+		{
 			name: "the capital of a province",
 			text: "Volunteers unload sacks in Bunia, the provincial capital of Ituri, on May 3, 2024. REUTERS/Jane Doe",
 			want: []string{"located_in:Bunia>Ituri", "depicts_place:photo>Bunia"},
