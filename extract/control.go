@@ -233,9 +233,10 @@ func (d *doc) tookControl(r *relSet) {
 				break
 			}
 			tw := d.toks[k].lower
-			if (tw == "site" || tw == "city" || tw == "town" || tw == "village") && (k+1 >= len(d.toks) || d.toks[k+1].lower != "of") {
+			if (tw == "site" || tw == "city" || tw == "town" || tw == "village" || tw == "capital") && (k+1 >= len(d.toks) || d.toks[k+1].lower != "of") {
 				// "recaptured the site": the place just named; "seized the
-				// city", "retook the town": the town just named, not the
+				// city", "retook the town", "regained control of the
+				// capital": the town just named, not the
 				// region or country after it ("Kidal, northern Mali") or
 				// in a modifier ("the Rwanda-backed M23").
 				for _, m := range d.body(Place) {

@@ -265,6 +265,11 @@ func TestWorldGrammar(t *testing.T) {
 			want: []string{"taken_on:photo>JUNE 25", "taken_on:photo>June 25, 2024"},
 		},
 		{
+			name: "the capital regained is the city just named",
+			text: "People walk past a damaged building in Khartoum, Sudan, on March 27, 2025, after the Sudanese army regained control of the capital from the Rapid Support Forces. (Xinhua/Jane Doe)",
+			want: []string{"controlled_by:Khartoum>Sudanese army"},
+		},
+		{
 			name: "the capital of a province",
 			text: "Volunteers unload sacks in Bunia, the provincial capital of Ituri, on May 3, 2024. REUTERS/Jane Doe",
 			want: []string{"located_in:Bunia>Ituri", "depicts_place:photo>Bunia"},
