@@ -86,13 +86,8 @@ type Handed struct {
 // OpenBuilds connects to the store at addr, whose hand-off tables exist
 // (CreateHandoff), without taking the lock.
 func OpenBuilds(ctx context.Context, addr string) (*Builds, error) {
-	db, err := sql.Open("postgres", addr)
+	db, conn, err := openConn(ctx, addr)
 	if err != nil {
-		return nil, err
-	}
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		db.Close()
 		return nil, err
 	}
 	b := &Builds{db: db, conn: conn}

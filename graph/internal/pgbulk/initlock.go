@@ -19,13 +19,8 @@ const initLockClass = 0x63617069
 // a duplicate key, a duplicate table, by timing). Under the lock the
 // second finds the first's tables.
 func LockInit(ctx context.Context, addr string) (unlock func() error, err error) {
-	db, err := sql.Open("postgres", addr)
+	db, conn, err := openConn(ctx, addr)
 	if err != nil {
-		return nil, err
-	}
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		db.Close()
 		return nil, err
 	}
 	const key = `$1::int, hashtext(coalesce(current_schema(), ''))`
@@ -38,4 +33,19 @@ func LockInit(ctx context.Context, addr string) (unlock func() error, err error)
 		_, err := conn.ExecContext(context.Background(), `SELECT pg_advisory_unlock(`+key+`)`, initLockClass)
 		return errors.Join(err, conn.Close(), db.Close())
 	}, nil
+}
+
+// openConn opens the store at addr and one connection of it, for a
+// session's advisory lock.
+func openConn(ctx context.Context, addr string) (*sql.DB, *sql.Conn, error) {
+	db, err := sql.Open("postgres", addr)
+	if err != nil {
+		return nil, nil, err
+	}
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		db.Close()
+		return nil, nil, err
+	}
+	return db, conn, nil
 }
