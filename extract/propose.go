@@ -285,6 +285,15 @@ func (d *doc) titleApposition(after string) bool {
 	if !ok {
 		return false
 	}
+	// "Johnson Andre, also known as Izo, leader of ...": past the alias.
+	for _, cue := range []string{"also known as ", "known as ", "better known as "} {
+		if strings.HasPrefix(rest, cue) {
+			if k := strings.Index(rest, ", "); k > 0 {
+				rest = rest[k+2:]
+			}
+			break
+		}
+	}
 	words := strings.Fields(rest)
 	if len(words) == 0 {
 		return false

@@ -270,6 +270,11 @@ func TestWorldGrammar(t *testing.T) {
 			want: []string{"controlled_by:Khartoum>Sudanese army"},
 		},
 		{
+			name: "a role apposition past an alias names a person, who leads his group",
+			text: "Johnson Andre, also known as Izo, leader of the 5 Segonn gang, speaks to journalists in Port-au-Prince, Haiti, on 14 March 2024. Photo: Jane Doe/AFP",
+			want: []string{"PERSON:Johnson Andre", "alias_of:Izo>Johnson Andre", "member_of:Johnson Andre>5 Segonn gang"},
+		},
+		{
 			name: "the capital of a province",
 			text: "Volunteers unload sacks in Bunia, the provincial capital of Ituri, on May 3, 2024. REUTERS/Jane Doe",
 			want: []string{"located_in:Bunia>Ituri", "depicts_place:photo>Bunia"},
