@@ -52,11 +52,15 @@ var creditOpenings = []string{
 	"photograph:", "photo by", "photos by", "photo:", "photos:", "photographer:", "credit:", "©",
 }
 
-// Wire boilerplate after an EPA or handout credit: "HANDOUT EDITORIAL USE
-// ONLY/NO SALES", "-- MANDATORY CREDIT --". It is neither credit nor caption.
+// Wire boilerplate after an EPA, Reuters or handout credit: "HANDOUT
+// EDITORIAL USE ONLY/NO SALES", "-- MANDATORY CREDIT --", "TPX IMAGES OF
+// THE DAY", "SEARCH "WIDER IMAGE" FOR THIS STORY.". It is neither credit
+// nor caption.
 var creditBoilerplate = []string{
 	"editorial use only", "no sales", "no archives", "no resales", "mandatory credit",
 	"best quality available", "restricted to editorial use", "not for sale", "handout",
+	"tpx images of the day", "images of the day", `search "wider image" for this story.`,
+	`search "wider image" for all stories.`, `search "wider image" for this story`, `search "wider image" for all stories`,
 }
 
 // Labels that open a caption without being part of it: "TOPSHOT - ",

@@ -275,6 +275,16 @@ func TestWorldGrammar(t *testing.T) {
 			want: []string{"PERSON:Johnson Andre", "alias_of:Izo>Johnson Andre", "member_of:Johnson Andre>5 Segonn gang"},
 		},
 		{
+			name: "Reuters' picture-of-the-day and story boilerplate after the credit",
+			text: "Firefighters work in Kyiv, Ukraine March 3, 2024. REUTERS/Jane Doe TPX IMAGES OF THE DAY",
+			want: []string{"PHOTOGRAPHER:Jane Doe", "photographed_by:photo>Jane Doe"},
+		},
+		{
+			name: "a Wider Image search line after the credit",
+			text: "Firefighters work in Kyiv, Ukraine March 3, 2024. REUTERS/Jane Doe SEARCH \"WIDER IMAGE\" FOR THIS STORY. SEARCH \"WIDER IMAGE\" FOR ALL STORIES.",
+			want: []string{"PHOTOGRAPHER:Jane Doe"},
+		},
+		{
 			name: "the capital of a province",
 			text: "Volunteers unload sacks in Bunia, the provincial capital of Ituri, on May 3, 2024. REUTERS/Jane Doe",
 			want: []string{"located_in:Bunia>Ituri", "depicts_place:photo>Bunia"},
