@@ -411,6 +411,27 @@ func ExampleIndex_Resolve() {
 	// Agence France-Presse
 }
 
+func ExampleIndex_Population() {
+	d, err := gazetteer.Load()
+	if err != nil {
+		log.Fatal(err)
+	}
+	ix := d.Index()
+	// GeoNames gives a first-level division no population; the index
+	// weighs it by the towns it holds, so that a name alone means the
+	// state rather than a village of its name abroad.
+	ca := ix.Place("place:adm1:US.CA")
+	fmt.Println(ca.Population, ix.Population(ca) > 10000000)
+	fmt.Println(ix.Places("California")[0].ID)
+	// A city comes before the division of its name all the same.
+	idlib := ix.Places("Idlib")[0]
+	fmt.Println(idlib.Kind, idlib.CityOf(ix.Place("place:adm1:SY.12")))
+	// Output:
+	// 0 true
+	// place:adm1:US.CA
+	// city true
+}
+
 // TestAdminChainsAgree: the places of a chain are the gazetteer's own, and
 // each sits in the chain before it, as its own chain says. The graph
 // describes a place in a chain as it describes the place itself, so a
