@@ -719,6 +719,11 @@ func (d *doc) unknownType(i, j int) (EntityType, float64) {
 			return Place, confContext
 		}
 	}
+	// "the Maha Kumbh Mela festival", "the Sea Breeze exercises": a name
+	// between "the" and a lower-case noun of an event is the event.
+	if prev == "the" && next != "" && !isUpperStart(d.toks[j].text) && namedEventNouns[next] {
+		return Event, confContext
+	}
 	// "the Bataclan concert hall", "the Westgate shopping mall", "the
 	// Enrique Rebsamen school": a name between "the" and a lower-case
 	// facility noun, with at most one lower-case word between, is the

@@ -64,7 +64,7 @@ var placeGenerics = set(
 	"park", "bridge", "plant", "factory", "works", "complex", "compound",
 	"township", "townships", "territory", "division", "raion", "cercle", "commune", "prefecture",
 	"department", "locality", "subdistrict", "sub-district", "site", "shrine", "building", "buildings", "tower", "hall",
-	"settlement", "settlements", "microdistrict", "micro-district", "coast", "residence",
+	"settlement", "settlements", "microdistrict", "micro-district", "coast", "shore", "beach", "residence",
 )
 
 // Words that may stand between a place name and its generic word:
@@ -173,6 +173,12 @@ var placeHeads = set("stadium", "mosque", "hospital", "square", "airport", "brid
 	"tower", "towers", "arena", "cemetery", "hotel", "school", "field", "valley", "mountain", "hill",
 	"island", "lake", "river", "desert", "plain", "street", "road", "highway", "crossing", "district")
 
+// Lower-case nouns of events that a name before them names: "the Maha
+// Kumbh Mela festival". Not "campaign", "rally" or "protest", which a
+// person's surname more often stands before.
+var namedEventNouns = set("exercise", "exercises", "drill", "drills", "festival", "marathon",
+	"tournament", "summit", "conference", "forum", "offensive", "pilgrimage")
+
 // Lower-case nouns of buildings and sites after a name: "the Bataclan
 // concert hall", "the Westgate shopping mall". Not "plant" or "factory",
 // which a company's name usually stands before.
@@ -188,7 +194,7 @@ var orgHeads = set("service", "ministry", "committee", "commission", "council", 
 	"federation", "fund", "programme", "program", "network", "observatory", "center", "centre",
 	"crescent", "cross", "union", "league", "party", "club", "assembly", "parliament", "court",
 	"bank", "company", "corporation", "group", "press", "television", "tv", "radio", "news",
-	"administration", "directorate", "department", "secretariat", "commissioner")
+	"administration", "directorate", "department", "secretariat", "commissioner", "exchange")
 
 // Words that end a media outlet's name in a credit: "Shaam News Network".
 var mediaHeads = set("news", "tv", "television", "media", "network", "agency", "radio", "channel", "photos", "pictures", "images")

@@ -285,6 +285,11 @@ func TestWorldGrammar(t *testing.T) {
 			want: []string{"PHOTOGRAPHER:Jane Doe"},
 		},
 		{
+			name: "an exchange is a body; a festival's name before its noun; the shore of a place",
+			text: "Traders of the New York Stock Exchange (NYSE) and pilgrims of the Maha Kumbh Mela festival meet on the shore of Lhoknga, Aceh province, Indonesia, December 26, 2023. REUTERS/Jane Doe",
+			want: []string{"ORGANIZATION:New York Stock Exchange (NYSE)", "EVENT:Maha Kumbh Mela", "PLACE:Lhoknga", "located_in:Lhoknga>Aceh"},
+		},
+		{
 			name: "the capital of a province",
 			text: "Volunteers unload sacks in Bunia, the provincial capital of Ituri, on May 3, 2024. REUTERS/Jane Doe",
 			want: []string{"located_in:Bunia>Ituri", "depicts_place:photo>Bunia"},
