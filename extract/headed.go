@@ -21,7 +21,7 @@ import (
 // eventHeads are the words that end an event's name.
 var eventHeads = set("summit", "conference", "games", "olympics", "marathon", "cup", "championship",
 	"championships", "festival", "forum", "expo", "day", "convention", "tournament",
-	"open", "rally", "jamboree", "parade", "awards", "tour", "fire", "wildfire", "meeting")
+	"open", "rally", "jamboree", "parade", "awards", "tour", "fire", "wildfire", "meeting", "prix")
 
 // eventFirst are the words that open an event's name: "Operation Sea
 // Breeze", "Hurricane Katrina", "Typhoon Haiyan".

@@ -290,6 +290,11 @@ func TestWorldGrammar(t *testing.T) {
 			want: []string{"ORGANIZATION:New York Stock Exchange (NYSE)", "EVENT:Maha Kumbh Mela", "PLACE:Lhoknga", "located_in:Lhoknga>Aceh"},
 		},
 		{
+			name: "a grand prix is an event at its circuit",
+			text: "Drivers celebrate after the Japanese Grand Prix at the Suzuka Circuit in Suzuka, Japan, April 7, 2024. REUTERS/Jane Doe",
+			want: []string{"EVENT:Japanese Grand Prix", "event_at:Japanese Grand Prix>Suzuka Circuit"},
+		},
+		{
 			name: "the capital of a province",
 			text: "Volunteers unload sacks in Bunia, the provincial capital of Ituri, on May 3, 2024. REUTERS/Jane Doe",
 			want: []string{"located_in:Bunia>Ituri", "depicts_place:photo>Bunia"},
