@@ -231,7 +231,7 @@ func teamPlural(t token) bool {
 	w := t.lower
 	return isUpperStart(t.text) && !isAllCaps(t.text) && len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") &&
 		!placeGenerics[w] && !placeHeads[w] && !facilityHeads[w] && !unitWords[w] && !nameUnitWords[w] && !orgHeads[w] &&
-		!eventHeads[w] && !commonWords[w] && !titleWords[w] && !roleWords[w] && !demonyms[w] && !placeWords[w]
+		!eventHeads[w] && !eventNouns[w] && !commonWords[w] && !titleWords[w] && !roleWords[w] && !demonyms[w] && !placeWords[w]
 }
 
 // placeWords are plurals that end the names of places: "Golan Heights",
