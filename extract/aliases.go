@@ -78,3 +78,17 @@ func aliasForm(s string) string {
 }
 
 func placeKeyEqual(a, b string) bool { return gazetteer.Key(a) == gazetteer.Key(b) }
+
+// knownAsCues introduce another name of what precedes them.
+var knownAsCues = []string{", also known as ", ", known locally as ", ", better known as ", ", known as "}
+
+// knownAs returns the length of the cue for another name that text opens
+// with (", also known as "), or 0.
+func knownAs(text string) int {
+	for _, cue := range knownAsCues {
+		if len(text) >= len(cue) && strings.EqualFold(text[:len(cue)], cue) {
+			return len(cue)
+		}
+	}
+	return 0
+}

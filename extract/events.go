@@ -68,21 +68,18 @@ func (d *doc) eventAliases() {
 		if e.typ != Event {
 			continue
 		}
-		rest := strings.ToLower(d.text[e.end:min(len(d.text), e.end+30)])
-		for _, cue := range []string{", known locally as ", ", also known as ", ", known as "} {
-			if !strings.HasPrefix(rest, cue) {
-				continue
-			}
-			m := d.mentionAtToken(d.tokenAt(e.end + len(cue)))
-			if m == nil || m.start != e.end+len(cue) || m.typ == Person || m.typ == Event && m.id == e.id {
-				break
-			}
-			if m.typ != Event {
-				*m = mention{typ: Event, start: m.start, end: m.end, ts: m.ts, te: m.te, conf: confContext,
-					id: proposedID(Event, d.text[m.start:m.end]), proposed: true}
-			}
-			m.aliasOf = e
-			break
+		n := knownAs(d.text[e.end:])
+		if n == 0 {
+			continue
 		}
+		m := d.mentionAtToken(d.tokenAt(e.end + n))
+		if m == nil || m.start != e.end+n || m.typ == Person || m.typ == Event && m.id == e.id {
+			continue
+		}
+		if m.typ != Event {
+			*m = mention{typ: Event, start: m.start, end: m.end, ts: m.ts, te: m.te, conf: confContext,
+				id: proposedID(Event, d.text[m.start:m.end]), proposed: true}
+		}
+		m.aliasOf = e
 	}
 }

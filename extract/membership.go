@@ -235,15 +235,12 @@ func (d *doc) leaderGroup(p *mention) *mention {
 	return nil
 }
 
-// aliasAfter returns the name that ", also known as" or ", known as"
-// gives person p right after it, or nil.
+// aliasAfter returns the name that ", also known as" or the like gives
+// person p right after it, or nil.
 func (d *doc) aliasAfter(p *mention) *mention {
-	rest := strings.ToLower(d.text[p.end:min(len(d.text), p.end+24)])
-	for _, cue := range []string{", also known as ", ", known as "} {
-		if strings.HasPrefix(rest, cue) {
-			if m := d.mentionAtToken(d.tokenAt(p.end + len(cue))); m != nil && m.typ == Person {
-				return m
-			}
+	if n := knownAs(d.text[p.end:]); n > 0 {
+		if m := d.mentionAtToken(d.tokenAt(p.end + n)); m != nil && m.typ == Person {
+			return m
 		}
 	}
 	return nil

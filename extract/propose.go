@@ -286,12 +286,9 @@ func (d *doc) titleApposition(after string) bool {
 		return false
 	}
 	// "Johnson Andre, also known as Izo, leader of ...": past the alias.
-	for _, cue := range []string{"also known as ", "known as ", "better known as "} {
-		if strings.HasPrefix(rest, cue) {
-			if k := strings.Index(rest, ", "); k > 0 {
-				rest = rest[k+2:]
-			}
-			break
+	if knownAs(after) > 0 {
+		if k := strings.Index(rest, ", "); k > 0 {
+			rest = rest[k+2:]
 		}
 	}
 	words := strings.Fields(rest)
